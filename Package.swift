@@ -24,12 +24,22 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // MARK: - Foundations
+
+    .target(name: "Chronology"),
+    .target(name: "JSON"),
+
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
       dependencies: []
     ),
+
+    // MARK: - Tests
+
+    .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
   ],
   swiftLanguageModes: [.v6]
 )

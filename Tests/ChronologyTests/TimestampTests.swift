@@ -1,0 +1,76 @@
+import Chronology
+import Foundation
+import Testing
+
+@Suite("Timestamp")
+struct TimestampTests {
+  @Test(
+    "formats ISO 8601 in UTC",
+    arguments: [
+      (Int64(0), "1970-01-01T00:00:00Z"),
+      (1_709_294_400_000, "2024-03-01T12:00:00Z"),
+      (1_709_294_400_250, "2024-03-01T12:00:00.250Z"),
+      (951_782_400_000, "2000-02-29T00:00:00Z"),
+      (-1, "1969-12-31T23:59:59.999Z"),
+      (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ])
+  func formats(milliseconds: Int64, expected: String) {
+    #expect(Timestamp(millisecondsSince1970: milliseconds).iso8601 == expected)
+  }
+
+  @Test(
+    "parses every accepted form",
+    arguments: [
+      ("2024-03-01T12:00:00Z", Int64(1_709_294_400_000)),
+      ("2024-03-01 12:00:00Z", 1_709_294_400_000),
+      ("2024-03-01T12:00Z", 1_709_294_400_000),
+      ("2024-03-01T12:00:00.25Z", 1_709_294_400_250),
+      ("2024-03-01T12:00:00.123456Z", 1_709_294_400_123),
+      ("2024-03-01T14:00:00+02:00", 1_709_294_400_000),
+      ("2024-03-01T07:00:00-0500", 1_709_294_400_000),
+      ("2024-03-01", 1_709_251_200_000),
+      ("1709294400000", 1_709_294_400_000),
+      ("  2024-03-01  ", 1_709_251_200_000),
+    ])
+  func parses(text: String, expected: Int64) {
+    #expect(Timestamp(parsing: text)?.millisecondsSince1970 == expected)
+  }
+
+  @Test(
+    "rejects what is not an instant",
+    arguments: [
+      "", "tomorrow", "2024-02-30", "2023-02-29", "2024-13-01", "2024-03-01T24:00:00Z",
+      "2024-03-01T12:00:00", "20240301", "2024-03-01T12:00:00Zjunk", "2024-3-1",
+      "99999999999999999999",
+    ])
+  func rejects(text: String) {
+    #expect(Timestamp(parsing: text) == nil)
+  }
+
+  @Test("agrees with Foundation on the calendar for every day of four centuries")
+  func agreesWithFoundation() {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    // Step 3 days and 7 hours to visit every weekday, month length and leap rule.
+    var ms: Int64 = -5_000_000_000_000
+    let step: Int64 = 3 * Timestamp.millisecondsPerDay + 7 * Timestamp.millisecondsPerHour + 1
+    while ms < 7_000_000_000_000 {
+      let civil = CivilTime(Timestamp(millisecondsSince1970: ms))
+      let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+      let parts = calendar.dateComponents(
+        [.year, .month, .day, .hour, .minute, .second], from: date)
+      #expect(Int(civil.year) == parts.year && civil.month == parts.month && civil.day == parts.day)
+      #expect(civil.hour == parts.hour && civil.minute == parts.minute)
+      #expect(civil.timestamp.millisecondsSince1970 == ms)
+      ms += step
+    }
+  }
+
+  @Test("seconds round towards negative infinity")
+  func seconds() {
+    #expect(Timestamp(millisecondsSince1970: 1999).secondsSince1970 == 1)
+    #expect(Timestamp(millisecondsSince1970: -1).secondsSince1970 == -1)
+    #expect(Timestamp(millisecondsSince1970: -1000).secondsSince1970 == -1)
+    #expect(Timestamp(secondsSince1970: 5).millisecondsSince1970 == 5000)
+  }
+}
