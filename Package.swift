@@ -29,6 +29,10 @@ let package = Package(
     .target(name: "Chronology"),
     .target(name: "JSON"),
 
+    // MARK: - Domain
+
+    .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+
     // MARK: - Executable
 
     .executableTarget(
@@ -40,6 +44,8 @@ let package = Package(
 
     .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(
+      name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -68,3 +68,12 @@ extension Timestamp {
   /// Milliseconds in one day of 24 hours.
   public static let millisecondsPerDay: Int64 = 86_400_000
 }
+
+// MARK: - Bounds
+
+extension Timestamp {
+  /// The earliest representable instant, for comparisons with missing dates.
+  public static let distantPast = Timestamp(millisecondsSince1970: .min)
+  /// The latest representable instant.
+  public static let distantFuture = Timestamp(millisecondsSince1970: .max)
+}

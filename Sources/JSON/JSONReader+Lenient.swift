@@ -61,8 +61,9 @@ extension JSONReader {
   /// - Throws: `JSONError.typeMismatch` for anything else.
   @inlinable
   public mutating func readLenientBool() throws(JSONError) -> Bool? {
+    let kind = try peekKind()
     let valueStart = position
-    switch try peekKind() {
+    switch kind {
     case .bool: return try readBool()
     case .number:
       switch try readInt64() {

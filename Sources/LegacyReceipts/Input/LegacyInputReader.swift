@@ -1,0 +1,337 @@
+import Foundation
+
+/// Reads legacy inputs — NDJSON files, directories of `.json` responses, seed CSV files — and
+/// reports every record as accepted or quarantined, streaming, with memory that does not grow
+/// with the input.
+///
+/// Every problem is reported with the file, the line or byte offset, and the reason, and
+/// reading goes on: an unreadable or empty file is one quarantined input, a bad line is one
+/// quarantined record. Records read always equal accepted plus quarantined.
+public struct LegacyInputReader: Sendable {
+  /// Reading limits and choices.
+  public struct Options: Sendable {
+    /// The largest record (NDJSON line, CSV row, `.json` file) accepted; larger ones are
+    /// quarantined without being held in memory.
+    public var maximumRecordBytes: Int
+    /// A format to use for every file instead of detecting it.
+    public var forcedFormat: LegacyInputFormat?
+
+    /// Creates options.
+    ///
+    /// - Parameters:
+    ///   - maximumRecordBytes: the largest record accepted (default 32 MiB).
+    ///   - forcedFormat: a format for every file, or `nil` to detect it.
+    public init(maximumRecordBytes: Int = 32 << 20, forcedFormat: LegacyInputFormat? = nil) {
+      self.maximumRecordBytes = maximumRecordBytes
+      self.forcedFormat = forcedFormat
+    }
+  }
+
+  /// A file chosen for reading, with the format it will be read as.
+  public struct InputFile: Hashable, Sendable {
+    /// The file's path.
+    public var path: String
+    /// The format, or `nil` when the file could not be examined (it is then reported as
+    /// unreadable when read).
+    public var format: LegacyInputFormat?
+    /// The size in bytes (0 when unknown).
+    public var byteCount: Int64
+  }
+
+  /// The options in use.
+  public let options: Options
+
+  /// Creates a reader.
+  ///
+  /// - Parameter options: limits and format choice.
+  public init(options: Options = Options()) {
+    self.options = options
+  }
+
+  // MARK: - Discovery
+
+  /// Expands the given paths into the files to read, in a stable order: files as given,
+  /// directories walked recursively (sorted; hidden entries and directory symlinks skipped).
+  ///
+  /// - Parameter paths: files and directories.
+  /// - Returns: the files to read and the ones skipped, with the reason.
+  public func discover(_ paths: [String]) -> (
+    files: [InputFile], skipped: [(path: String, reason: String)]
+  ) {
+    var files: [InputFile] = []
+    var skipped: [(String, String)] = []
+    let manager = FileManager.default
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        walk(directory: path, into: &files, skipped: &skipped)
+      } else {
+        // An explicitly named file is always read: detect its format by extension, then by
+        // content; a missing or unreadable one is reported when it is read.
+        let format =
+          options.forcedFormat ?? LegacyInputFormat.forExtension(of: path) ?? sniffFormat(path)
+        files.append(InputFile(path: path, format: format, byteCount: size(of: path)))
+      }
+    }
+    return (files, skipped)
+  }
+
+  private func walk(
+    directory: String, into files: inout [InputFile], skipped: inout [(String, String)]
+  ) {
+    let manager = FileManager.default
+    guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
+      // Reported as an unreadable input when read.
+      files.append(InputFile(path: directory, format: nil, byteCount: 0))
+      return
+    }
+    for name in names.sorted() where !name.hasPrefix(".") {
+      let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+      let attributes = try? manager.attributesOfItem(atPath: path)
+      let type = attributes?[.type] as? FileAttributeType
+      if type == .typeDirectory {
+        walk(directory: path, into: &files, skipped: &skipped)
+      } else if type == .typeSymbolicLink {
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+          skipped.append((path, "symbolic link to a directory (not followed)"))
+        } else {
+          addFile(path, into: &files, skipped: &skipped)
+        }
+      } else {
+        addFile(path, into: &files, skipped: &skipped)
+      }
+    }
+  }
+
+  private func addFile(
+    _ path: String, into files: inout [InputFile], skipped: inout [(String, String)]
+  ) {
+    if let format = options.forcedFormat ?? LegacyInputFormat.forExtension(of: path) {
+      files.append(InputFile(path: path, format: format, byteCount: size(of: path)))
+    } else {
+      skipped.append((path, "not an input format (.ndjson, .jsonl, .json or .csv)"))
+    }
+  }
+
+  private func size(of path: String) -> Int64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    return (attributes?[.size] as? NSNumber)?.int64Value ?? 0
+  }
+
+  /// Guesses the format of a file without a known extension from its first line.
+  private func sniffFormat(_ path: String) -> LegacyInputFormat? {
+    guard
+      let reader = try? LineReader(path: path, chunkSize: 64 * 1024, maximumLineLength: 1 << 20),
+      let line = try? reader.next()
+    else { return nil }
+    let text = String(decoding: line.bytes.prefix(4096), as: UTF8.self).lowercased()
+    if text.hasPrefix("{") {
+      return line.isTooLong || (try? reader.next()) != nil ? .ndjson : .json
+    }
+    if text.contains("account_id") && text.contains(",") { return .csv }
+    return .ndjson
+  }
+
+  // MARK: - Reading
+
+  /// Reads the given paths and reports every record.
+  ///
+  /// - Parameters:
+  ///   - paths: files and directories.
+  ///   - handle: called for every event, in order; it may throw to stop reading.
+  /// - Throws: only what `handle` throws: input problems are events, not errors.
+  public func read(_ paths: [String], handle: (LegacyInputEvent) throws -> Void) throws {
+    let (files, skipped) = discover(paths)
+    for (path, reason) in skipped { try handle(.skipped(path: path, reason: reason)) }
+    var bytesBefore: Int64 = 0
+    for file in files {
+      try handle(
+        .fileStarted(path: file.path, format: file.format ?? .json, byteCount: file.byteCount))
+      try read(file, bytesBefore: bytesBefore, handle: handle)
+      bytesBefore += file.byteCount
+      try handle(.progress(bytesRead: bytesBefore))
+    }
+  }
+
+  private func read(
+    _ file: InputFile, bytesBefore: Int64, handle: (LegacyInputEvent) throws -> Void
+  ) throws {
+    let position = RecordPosition(path: file.path, line: nil, byteOffset: 0)
+    guard let format = file.format else {
+      try handle(
+        .quarantined(unreadable(position, reason: "it is not a readable file or directory")))
+      return
+    }
+    switch format {
+    case .ndjson, .csv:
+      try readLines(file, format: format, bytesBefore: bytesBefore, handle: handle)
+    case .json:
+      try readWholeFile(file, handle: handle)
+    }
+  }
+
+  private func unreadable(_ position: RecordPosition, reason: String) -> QuarantinedRecord {
+    QuarantinedRecord(reason: .unreadableFile, detail: reason, position: position, excerpt: "")
+  }
+
+  /// Reads a line-based file (NDJSON or CSV).
+  private func readLines(
+    _ file: InputFile, format: LegacyInputFormat, bytesBefore: Int64,
+    handle: (LegacyInputEvent) throws -> Void
+  ) throws {
+    let filePosition = RecordPosition(path: file.path, line: nil, byteOffset: 0)
+    let lines: LineReader
+    do {
+      lines = try LineReader(path: file.path, maximumLineLength: options.maximumRecordBytes)
+    } catch {
+      try handle(.quarantined(unreadable(filePosition, reason: error.reason)))
+      return
+    }
+    var sawContent = false
+    var csv: CSVSeedParser?
+    var lastProgress: Int64 = 0
+    while true {
+      let line: LineReader.Line
+      do {
+        guard let next = try lines.next() else { break }
+        line = next
+      } catch {
+        try handle(
+          .quarantined(
+            unreadable(
+              RecordPosition(path: file.path, line: nil, byteOffset: lines.bytesConsumed),
+              reason: error.reason)))
+        return
+      }
+      let position = RecordPosition(path: file.path, line: line.number, byteOffset: line.offset)
+      if lines.bytesConsumed - lastProgress >= 1 << 20 {
+        lastProgress = lines.bytesConsumed
+        try handle(.progress(bytesRead: bytesBefore + lastProgress))
+      }
+      if line.isTooLong {
+        sawContent = true
+        try handle(
+          .quarantined(
+            QuarantinedRecord(
+              reason: .recordTooLarge,
+              detail:
+                "the line is \(line.length) bytes; the limit is \(options.maximumRecordBytes) bytes (raise it with --max-record-bytes)",
+              position: position, excerpt: ExcerptSanitizer.excerpt(of: line.bytes))))
+        continue
+      }
+      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      sawContent = true
+      switch format {
+      case .csv:
+        guard let parser = csv else {
+          do {
+            csv = try CSVSeedParser(header: line.bytes)
+          } catch {
+            // Without a header no row can be read: the whole file is one quarantined input.
+            try handle(.quarantined(quarantine(error, position, line.bytes)))
+            return
+          }
+          continue
+        }
+        let event: LegacyInputEvent
+        do {
+          let row = try parser.row(line.bytes)
+          event = .record(
+            LegacyRecord(
+              accountId: row.accountId, position: position, format: .csv,
+              content: .seed(originalTransactionId: row.originalTransactionId),
+              environment: row.environment, capturedAt: nil, rawBytes: Array(line.bytes)))
+        } catch {
+          event = .quarantined(quarantine(error, position, line.bytes))
+        }
+        try handle(event)
+      default:
+        try handle(
+          decodeRecord(line.bytes, format: .ndjson, position: position, fallbackAccountId: nil))
+      }
+    }
+    if !sawContent {
+      try handle(
+        .quarantined(
+          QuarantinedRecord(
+            reason: .emptyFile, detail: "the file holds no records", position: filePosition,
+            excerpt: "")))
+    }
+  }
+
+  /// Reads a `.json` file holding one stored response.
+  private func readWholeFile(_ file: InputFile, handle: (LegacyInputEvent) throws -> Void) throws {
+    let position = RecordPosition(path: file.path, line: nil, byteOffset: 0)
+    if file.byteCount > Int64(options.maximumRecordBytes) {
+      try handle(
+        .quarantined(
+          QuarantinedRecord(
+            reason: .recordTooLarge,
+            detail:
+              "the file is \(file.byteCount) bytes; the limit is \(options.maximumRecordBytes) bytes (raise it with --max-record-bytes)",
+            position: position, excerpt: "")))
+      return
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try readFile(file.path)
+    } catch {
+      try handle(.quarantined(unreadable(position, reason: error.reason)))
+      return
+    }
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      try handle(
+        .quarantined(
+          QuarantinedRecord(
+            reason: .emptyFile, detail: "the file is empty", position: position, excerpt: "")))
+      return
+    }
+    let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+    let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+    try bytes.withUnsafeBytes { buffer in
+      try handle(decodeRecord(buffer, format: .json, position: position, fallbackAccountId: stem))
+    }
+  }
+
+  private func readFile(_ path: String) throws(FileReadError) -> [UInt8] {
+    let lines = try LineReader(path: path, maximumLineLength: options.maximumRecordBytes)
+    var bytes: [UInt8] = []
+    var first = true
+    while let line = try lines.next() {
+      if !first { bytes.append(0x0A) }
+      first = false
+      bytes.append(contentsOf: line.bytes)
+    }
+    return bytes
+  }
+
+  /// Turns one record's bytes into an accepted record or a quarantine entry.
+  private func decodeRecord(
+    _ bytes: UnsafeRawBufferPointer, format: LegacyInputFormat, position: RecordPosition,
+    fallbackAccountId: String?
+  ) -> LegacyInputEvent {
+    do {
+      let decoded = try NDJSONRecordDecoder.decode(bytes, allowBareResponse: format == .json)
+      guard let accountId = (decoded.accountId ?? fallbackAccountId), !accountId.isEmpty else {
+        return .quarantined(
+          quarantine(
+            RecordRejection(.missingAccountId, "the record has no 'account_id'"), position, bytes))
+      }
+      return .record(
+        LegacyRecord(
+          accountId: accountId, position: position, format: format, content: decoded.content,
+          environment: decoded.environment, capturedAt: decoded.capturedAt, rawBytes: Array(bytes)))
+    } catch {
+      return .quarantined(quarantine(error, position, bytes))
+    }
+  }
+
+  private func quarantine(
+    _ rejection: RecordRejection, _ position: RecordPosition, _ bytes: UnsafeRawBufferPointer
+  ) -> QuarantinedRecord {
+    QuarantinedRecord(
+      reason: rejection.reason, detail: rejection.detail, position: position,
+      excerpt: ExcerptSanitizer.excerpt(of: bytes))
+  }
+}

@@ -1,0 +1,64 @@
+import Chronology
+
+/// One accepted input record: whose it is, where it came from, what it holds, and its exact
+/// bytes (stored verbatim so that nothing is ever thrown away).
+public struct LegacyRecord: Sendable {
+  /// What a record holds.
+  public enum Content: Sendable {
+    /// A decoded verifyReceipt response (any status, including errors: they are data).
+    case response(VerifyReceiptResponse)
+    /// A base64 app receipt whose ids are extracted by the raw-receipt reader.
+    case rawReceipt(base64: String)
+    /// An id the team already held (a CSV row).
+    case seed(originalTransactionId: String)
+  }
+
+  /// The team's account id.
+  public var accountId: String
+  /// Where the record was read.
+  public var position: RecordPosition
+  /// The format it was read as.
+  public var format: LegacyInputFormat
+  /// What it holds.
+  public var content: Content
+  /// The environment the record names (the response's `environment`, the CSV column, or the
+  /// NDJSON record's `environment`), the first guess for the Server API.
+  public var environment: ReceiptEnvironment?
+  /// When the record was captured: the response's `request_date`, else the record's own
+  /// `captured_at`; `nil` when neither exists.
+  public var capturedAt: Timestamp?
+  /// The record's bytes exactly as read (the NDJSON line, the file, the CSV row).
+  public var rawBytes: [UInt8]
+
+  /// Creates a record.
+  ///
+  /// - Parameters:
+  ///   - accountId: the team's account id.
+  ///   - position: where it was read.
+  ///   - format: the format it was read as.
+  ///   - content: what it holds.
+  ///   - environment: the environment hint.
+  ///   - capturedAt: the capture instant.
+  ///   - rawBytes: the exact bytes.
+  public init(
+    accountId: String, position: RecordPosition, format: LegacyInputFormat, content: Content,
+    environment: ReceiptEnvironment?, capturedAt: Timestamp?, rawBytes: [UInt8]
+  ) {
+    self.accountId = accountId
+    self.position = position
+    self.format = format
+    self.content = content
+    self.environment = environment
+    self.capturedAt = capturedAt
+    self.rawBytes = rawBytes
+  }
+
+  /// The distinct original transaction ids the record provides directly.
+  public var originalTransactionIds: [String] {
+    switch content {
+    case .response(let response): return response.originalTransactionIds
+    case .rawReceipt: return []
+    case .seed(let id): return [id]
+    }
+  }
+}

@@ -1,0 +1,41 @@
+/// A mistake real legacy entitlement code makes. The reference logic has none of them; a
+/// logic configured with some reproduces what a team's own buggy code would have decided, so
+/// the simulator can write a realistic entitlement table and a report can name the bug.
+public enum LegacyLogicFlaw: String, CaseIterable, Hashable, Sendable, Comparable {
+  /// Takes the last element of `latest_receipt_info` as "current" instead of evaluating all.
+  case takesLastArrayElement = "takes_last_array_element"
+  /// Reads subscription state from the stale `in_app` instead of `latest_receipt_info`.
+  case readsInAppInsteadOfLatest = "reads_in_app_instead_of_latest"
+  /// Ignores `cancellation_date`: refunded customers keep access.
+  case ignoresCancellation = "ignores_cancellation"
+  /// Has no grace-period support: paying customers are locked out during grace.
+  case noGracePeriod = "no_grace_period"
+  /// Treats `auto_renew_status == "1"` as entitled during billing retry.
+  case autoRenewMeansEntitled = "auto_renew_means_entitled"
+  /// Treats a missing `expiration_intent` as still active.
+  case missingIntentMeansActive = "missing_intent_means_active"
+  /// Does not understand the iOS 6 layout (`latest_receipt_info` as an object).
+  case mishandlesIOS6Shape = "mishandles_ios6_shape"
+  /// Parses ids as floating-point numbers, corrupting ids above 2^53.
+  case losesIdPrecision = "loses_id_precision"
+
+  /// A sentence for reports: what the bug does to customers.
+  public var explanation: String {
+    switch self {
+    case .takesLastArrayElement: return "takes the last array element as the current subscription"
+    case .readsInAppInsteadOfLatest: return "reads subscription state from the stale in_app array"
+    case .ignoresCancellation: return "ignores cancellation_date, so refunded customers keep access"
+    case .noGracePeriod: return "has no grace-period support, so paying customers are locked out"
+    case .autoRenewMeansEntitled:
+      return "treats auto_renew_status 1 as entitled during billing retry"
+    case .missingIntentMeansActive: return "treats a missing expiration_intent as active"
+    case .mishandlesIOS6Shape: return "does not understand the iOS 6 response layout"
+    case .losesIdPrecision: return "parses ids as floating-point numbers and corrupts large ids"
+    }
+  }
+
+  /// Orders flaws by their stable text.
+  public static func < (lhs: LegacyLogicFlaw, rhs: LegacyLogicFlaw) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
+}

@@ -1,0 +1,321 @@
+import Chronology
+
+/// The reference "old" entitlement logic of `/verifyReceipt` (see "The reference old
+/// entitlement logic" in the legacy receipts reference): what a careful receipt-based server
+/// decides for each subscription group and one-time product at an instant.
+///
+/// Pure: it reads nothing but its arguments, and the instant is a parameter — evaluate it at
+/// the response's own `request_date` (what the old system believed then) and at the
+/// comparison instant (what the same logic says now).
+///
+/// Configured with ``LegacyLogicFlaw``s it reproduces the bugs of real legacy code instead.
+public struct OldEntitlementLogic: Sendable {
+  /// The bugs to reproduce; empty for the reference logic.
+  public var flaws: Set<LegacyLogicFlaw>
+  /// The team's product catalogue, when known: it tells consumables and non-renewing
+  /// subscriptions apart and supplies missing subscription groups.
+  public var catalog: ProductCatalog?
+  /// How close (in ms) a different product's start must be to a cancellation for the
+  /// cancellation to be read as an upgrade rather than a refund.
+  public var upgradeWindowMilliseconds: Int64
+
+  /// Creates the logic.
+  ///
+  /// - Parameters:
+  ///   - flaws: bugs to reproduce (none for the reference logic).
+  ///   - catalog: the product catalogue, if any.
+  ///   - upgradeWindowMilliseconds: the upgrade-versus-refund window (default 60 s).
+  public init(
+    flaws: Set<LegacyLogicFlaw> = [], catalog: ProductCatalog? = nil,
+    upgradeWindowMilliseconds: Int64 = 60_000
+  ) {
+    self.flaws = flaws
+    self.catalog = catalog
+    self.upgradeWindowMilliseconds = upgradeWindowMilliseconds
+  }
+
+  /// Evaluates a response at an instant.
+  ///
+  /// - Parameters:
+  ///   - response: a stored response; one with an error status yields nothing.
+  ///   - instant: the instant T at which to decide.
+  /// - Returns: one entitlement per subscription group and per one-time product, sorted by key.
+  ///   Consumables are never entitlements and are not listed.
+  public func evaluate(_ response: VerifyReceiptResponse, at instant: Timestamp) -> [OldEntitlement]
+  {
+    guard response.status.carriesTransactions else { return [] }
+    let transactions = visibleTransactions(of: response).filter {
+      ($0.purchaseDate ?? Timestamp(millisecondsSince1970: .min)) <= instant
+    }
+    let renewals = visibleRenewals(of: response)
+    var subscriptionGroups: [EntitlementKey: [LegacyTransaction]] = [:]
+    var oneTimeProducts: [String: [LegacyTransaction]] = [:]
+    let groups = GroupResolver(transactions: transactions, catalog: catalog)
+    for transaction in transactions {
+      switch kind(of: transaction) {
+      case .autoRenewable:
+        subscriptionGroups[groups.key(for: transaction), default: []].append(transaction)
+      case .nonConsumable, .nonRenewing:
+        oneTimeProducts[transaction.productId ?? "", default: []].append(transaction)
+      case .consumable:
+        continue
+      }
+    }
+    var entitlements: [OldEntitlement] = []
+    for (key, members) in subscriptionGroups {
+      entitlements.append(evaluateSubscription(key, members, renewals: renewals, at: instant))
+    }
+    for (product, members) in oneTimeProducts {
+      entitlements.append(evaluateOneTime(product, members, at: instant))
+    }
+    return entitlements.sorted { $0.key < $1.key }
+  }
+
+  // MARK: - What the logic looks at
+
+  /// The transactions this logic reads: the merged, deduplicated set for the reference; what
+  /// a flawed implementation would have seen otherwise.
+  private func visibleTransactions(of response: VerifyReceiptResponse) -> [LegacyTransaction] {
+    var transactions: [LegacyTransaction]
+    if flaws.contains(.mishandlesIOS6Shape) && response.shape == .iOS6 {
+      // The object-shaped latest_receipt_info is not an array, so such code finds nothing in it.
+      transactions = response.receipt?.inApp ?? []
+    } else if flaws.contains(.readsInAppInsteadOfLatest) {
+      transactions = response.receipt?.inApp ?? []
+    } else {
+      transactions = response.mergedTransactions
+    }
+    if flaws.contains(.losesIdPrecision) {
+      transactions = transactions.map { transaction in
+        var copy = transaction
+        copy.transactionId = transaction.transactionId.map(Self.throughDouble)
+        copy.originalTransactionId = transaction.originalTransactionId.map(Self.throughDouble)
+        return copy
+      }
+    }
+    return transactions
+  }
+
+  private func visibleRenewals(of response: VerifyReceiptResponse) -> [String: LegacyRenewalInfo] {
+    if flaws.contains(.mishandlesIOS6Shape) && response.shape == .iOS6 { return [:] }
+    var renewals: [String: LegacyRenewalInfo] = [:]
+    for info in response.pendingRenewalInfo {
+      guard var id = info.originalTransactionId else { continue }
+      if flaws.contains(.losesIdPrecision) { id = Self.throughDouble(id) }
+      renewals[id] = info
+    }
+    return renewals
+  }
+
+  /// What an id becomes after a round trip through a `Double`.
+  static func throughDouble(_ id: String) -> String {
+    guard let value = Double(id), value.isFinite, abs(value) < 9.2e18 else { return id }
+    return String(Int64(value))
+  }
+
+  private func kind(of transaction: LegacyTransaction) -> ProductKind {
+    if let product = transaction.productId, let known = catalog?[product]?.kind { return known }
+    return transaction.expiresDate != nil ? .autoRenewable : .nonConsumable
+  }
+
+  private func cancellation(of transaction: LegacyTransaction) -> Timestamp? {
+    flaws.contains(.ignoresCancellation) ? nil : transaction.cancellationDate
+  }
+
+  // MARK: - Subscriptions
+
+  private func evaluateSubscription(
+    _ key: EntitlementKey, _ members: [LegacyTransaction], renewals: [String: LegacyRenewalInfo],
+    at instant: Timestamp
+  ) -> OldEntitlement {
+    let current: [LegacyTransaction]
+    if flaws.contains(.takesLastArrayElement),
+      let last = members.last(where: { $0.origin == .latestReceiptInfo }) ?? members.last
+    {
+      // Array order means nothing (Apple changed it in 2020), yet such code trusts it.
+      current = [last]
+    } else {
+      current = members
+    }
+    let active = current.filter { transaction in
+      guard let expires = transaction.expiresDate, instant < expires, !transaction.isUpgraded else {
+        return false
+      }
+      if let cancelled = cancellation(of: transaction), cancelled <= instant { return false }
+      return true
+    }
+    if let chosen = active.max(by: Self.byExpiryThenPurchase) {
+      var entitlement = makeSubscription(key, .active, chosen, renewals)
+      entitlement.reason = "active until \(Self.text(chosen.expiresDate))"
+      return entitlement
+    }
+    // Nothing covers the instant: decide on the latest subscription that really ended
+    // (upgraded-from transactions ended because another product replaced them).
+    let ended = current.filter { !isUpgradeReplacement($0, among: members, at: instant) }
+    guard let latest = (ended.isEmpty ? current : ended).max(by: Self.byExpiryThenPurchase) else {
+      return OldEntitlement(
+        key: key, status: .expired, kind: .autoRenewable, reason: "no transactions")
+    }
+    if let cancelled = cancellation(of: latest), cancelled <= instant {
+      var entitlement = makeSubscription(key, .revoked, latest, renewals)
+      entitlement.revocationDate = cancelled
+      let how = latest.ownershipType == .familyShared ? "removed from Family Sharing" : "refunded"
+      entitlement.reason = "\(how) on \(cancelled)"
+      return entitlement
+    }
+    let renewal = latest.originalTransactionId.flatMap { renewals[$0] }
+    if !flaws.contains(.noGracePeriod), let grace = renewal?.gracePeriodExpiresDate, instant < grace
+    {
+      var entitlement = makeSubscription(key, .gracePeriod, latest, renewals)
+      entitlement.gracePeriodExpiresDate = grace
+      entitlement.reason = "in the billing grace period until \(grace)"
+      return entitlement
+    }
+    if renewal?.isInBillingRetryPeriod == true {
+      if flaws.contains(.autoRenewMeansEntitled) && renewal?.autoRenewStatus == true {
+        var entitlement = makeSubscription(key, .active, latest, renewals)
+        entitlement.reason = "treated as active because auto_renew_status is 1 (billing retry)"
+        return entitlement
+      }
+      var entitlement = makeSubscription(key, .billingRetry, latest, renewals)
+      entitlement.reason = "in billing retry since \(Self.text(latest.expiresDate))"
+      return entitlement
+    }
+    if flaws.contains(.missingIntentMeansActive) && renewal?.expirationIntent == nil {
+      var entitlement = makeSubscription(key, .active, latest, renewals)
+      entitlement.reason = "treated as active because expiration_intent is missing"
+      return entitlement
+    }
+    var entitlement = makeSubscription(key, .expired, latest, renewals)
+    let why = renewal?.expirationIntent.map { " (\($0))" } ?? ""
+    entitlement.reason = "expired on \(Self.text(latest.expiresDate))\(why)"
+    return entitlement
+  }
+
+  /// Whether a transaction ended because the customer moved to another product of the group:
+  /// marked `is_upgraded`, or cancelled at the moment another product started (old data marks
+  /// upgrades that way too).
+  private func isUpgradeReplacement(
+    _ transaction: LegacyTransaction, among members: [LegacyTransaction], at instant: Timestamp
+  ) -> Bool {
+    if transaction.isUpgraded { return true }
+    guard let cancelled = transaction.cancellationDate, cancelled <= instant else { return false }
+    return members.contains { other in
+      guard other.productId != transaction.productId, let start = other.purchaseDate else {
+        return false
+      }
+      return abs(start.milliseconds(since: cancelled)) <= upgradeWindowMilliseconds
+    }
+  }
+
+  private func makeSubscription(
+    _ key: EntitlementKey, _ status: EntitlementStatus, _ transaction: LegacyTransaction,
+    _ renewals: [String: LegacyRenewalInfo]
+  ) -> OldEntitlement {
+    var entitlement = OldEntitlement(key: key, status: status, kind: .autoRenewable, reason: "")
+    entitlement.productId = transaction.productId
+    entitlement.expiresDate = transaction.expiresDate
+    entitlement.ownership = transaction.ownershipType
+    entitlement.originalTransactionId = transaction.originalTransactionId
+    entitlement.transactionId = transaction.transactionId
+    let renewal = transaction.originalTransactionId.flatMap { renewals[$0] }
+    entitlement.autoRenewStatus = renewal?.autoRenewStatus
+    if !status.isEntitled || status == .gracePeriod {
+      entitlement.expirationIntent = renewal?.expirationIntent
+    }
+    return entitlement
+  }
+
+  // MARK: - One-time purchases
+
+  /// Non-consumables (and non-renewing subscriptions): owned when any purchase of the product
+  /// is not revoked — restores create new transaction ids, so ownership is counted by product.
+  private func evaluateOneTime(
+    _ product: String, _ members: [LegacyTransaction], at instant: Timestamp
+  ) -> OldEntitlement {
+    let kind = catalog?[product]?.kind ?? .nonConsumable
+    let owning = members.filter { transaction in
+      guard let cancelled = cancellation(of: transaction) else { return true }
+      return cancelled > instant
+    }
+    let key = EntitlementKey.product(product)
+    // Prefer the customer's own purchase over a family-shared one as the evidence.
+    if let chosen = owning.min(by: { Self.ownershipRank($0) < Self.ownershipRank($1) }) {
+      var entitlement = OldEntitlement(
+        key: key, status: .active, kind: kind,
+        reason: "owned (purchased \(Self.text(chosen.purchaseDate)))")
+      fill(&entitlement, from: chosen)
+      return entitlement
+    }
+    let latest = members.max {
+      ($0.cancellationDate ?? .distantPast) < ($1.cancellationDate ?? .distantPast)
+    }
+    var entitlement = OldEntitlement(key: key, status: .revoked, kind: kind, reason: "")
+    if let latest {
+      fill(&entitlement, from: latest)
+      entitlement.revocationDate = latest.cancellationDate
+      entitlement.reason = "refunded on \(Self.text(latest.cancellationDate))"
+    }
+    return entitlement
+  }
+
+  private func fill(_ entitlement: inout OldEntitlement, from transaction: LegacyTransaction) {
+    entitlement.productId = transaction.productId
+    entitlement.ownership = transaction.ownershipType
+    entitlement.originalTransactionId = transaction.originalTransactionId
+    entitlement.transactionId = transaction.transactionId
+  }
+
+  private static func ownershipRank(_ transaction: LegacyTransaction) -> Int {
+    transaction.ownershipType == .familyShared ? 1 : 0
+  }
+
+  // MARK: - Helpers
+
+  private static func byExpiryThenPurchase(_ lhs: LegacyTransaction, _ rhs: LegacyTransaction)
+    -> Bool
+  {
+    let left = (lhs.expiresDate ?? .distantPast, lhs.purchaseDate ?? .distantPast)
+    let right = (rhs.expiresDate ?? .distantPast, rhs.purchaseDate ?? .distantPast)
+    return left < right
+  }
+
+  private static func text(_ instant: Timestamp?) -> String {
+    instant?.iso8601 ?? "an unknown date"
+  }
+}
+
+/// Finds the subscription group of each auto-renewable transaction. Only
+/// `latest_receipt_info` entries carry `subscription_group_identifier`, so `in_app` entries
+/// borrow it from another entry of the same original transaction or product, or from the
+/// catalogue; failing all of those, the original transaction stands in for the group.
+private struct GroupResolver {
+  var byOriginal: [String: String] = [:]
+  var byProduct: [String: String] = [:]
+  let catalog: ProductCatalog?
+
+  init(transactions: [LegacyTransaction], catalog: ProductCatalog?) {
+    self.catalog = catalog
+    for transaction in transactions {
+      guard let group = transaction.subscriptionGroupIdentifier, !group.isEmpty else { continue }
+      if let original = transaction.originalTransactionId { byOriginal[original] = group }
+      if let product = transaction.productId { byProduct[product] = group }
+    }
+  }
+
+  func key(for transaction: LegacyTransaction) -> EntitlementKey {
+    if let group = transaction.subscriptionGroupIdentifier, !group.isEmpty {
+      return .subscriptionGroup(group)
+    }
+    if let original = transaction.originalTransactionId, let group = byOriginal[original] {
+      return .subscriptionGroup(group)
+    }
+    if let product = transaction.productId {
+      if let group = byProduct[product] ?? catalog?[product]?.subscriptionGroupIdentifier {
+        return .subscriptionGroup(group)
+      }
+    }
+    return .subscriptionGroup(
+      "original:" + (transaction.originalTransactionId ?? transaction.productId ?? "unknown"))
+  }
+}
