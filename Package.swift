@@ -24,11 +24,26 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // MARK: - Libraries
+
+    .target(
+      name: "CryptoSupport",
+      dependencies: ["COpenSSL"]
+    ),
+
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
       dependencies: []
+    ),
+
+    // MARK: - Tests
+
+    .testTarget(
+      name: "CryptoSupportTests",
+      dependencies: ["CryptoSupport"],
+      resources: [.copy("Fixtures")]
     ),
   ],
   swiftLanguageModes: [.v6]
