@@ -61,7 +61,8 @@ public final class CertificateChainVerifier: @unchecked Sendable {
   ///     of the root may be among them and is ignored for trust.
   ///   - instant: The moment at which the chain must be valid, in Unix milliseconds (for a JWS,
   ///     its `signedDate`). Certificates carry whole seconds, so the instant is truncated to the
-  ///     second.
+  ///     second; a certificate is valid from its `notBefore` second up to, but not including, its
+  ///     `notAfter` second (OpenSSL's comparison).
   /// - Returns: `.valid` with the path from leaf to root, or `.invalid` with the precise reason.
   public func verify(
     leaf: X509Certificate, intermediates: [X509Certificate], at instant: Int64

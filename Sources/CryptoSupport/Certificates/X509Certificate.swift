@@ -33,7 +33,8 @@ public final class X509Certificate: @unchecked Sendable, Hashable, CustomStringC
   /// The start of the validity period, in Unix milliseconds.
   public let notBefore: Int64
 
-  /// The end of the validity period (inclusive), in Unix milliseconds.
+  /// The end of the validity period, in Unix milliseconds. OpenSSL's verifier treats a
+  /// certificate as expired from this second on.
   public let notAfter: Int64
 
   /// Whether the basic-constraints extension marks the certificate as a certificate authority.

@@ -94,12 +94,6 @@ public enum Base64URL {
           "base64url text of \(input.count) characters has \(padding) padding characters; "
             + "padding, if present, must complete the last group of four"))
     }
-    if count % 4 == 1 {
-      return .failure(
-        CryptoError(
-          .malformedInput,
-          "base64url text of \(count) characters (without padding) cannot encode whole bytes"))
-    }
     let outputCount = (count / 4) * 3 + [0, 0, 1, 2][count % 4]
     var failure: CryptoError?
     let bytes = [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
@@ -123,6 +117,13 @@ public enum Base64URL {
             written += 1
           }
           read += 1
+        }
+        // A lone last character carries 6 bits: less than a byte, so no text of that length
+        // is an encoding (checked after the characters, whose errors are more telling).
+        if failure == nil, count % 4 == 1 {
+          failure = CryptoError(
+            .malformedInput,
+            "base64url text of \(count) characters (without padding) cannot encode whole bytes")
         }
         if failure == nil, bitCount > 0, bits & ((1 << UInt32(bitCount)) - 1) != 0 {
           failure = CryptoError(

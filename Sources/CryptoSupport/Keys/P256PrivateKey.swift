@@ -53,7 +53,12 @@ public final class P256PrivateKey: @unchecked Sendable, CustomStringConvertible,
   /// - Throws: ``CryptoError`` of kind `.fileAccess` (naming the path and the system's reason),
   ///   or any error of ``init(pemRepresentation:)-(String)``.
   public convenience init(contentsOfFile path: String) throws(CryptoError) {
-    let bytes = try FileAccess.read(path, role: "the private key")
+    let bytes: [UInt8]
+    do {
+      bytes = try FileAccess.read(path, role: "the private key")
+    } catch {
+      throw CryptoError(.fileAccess, "\(error.message); \(Self.expectation)")
+    }
     try self.init(pemBytes: bytes, source: "the private key at \(path)")
   }
 
