@@ -189,4 +189,21 @@ struct CertificateChainVerifierTests {
     #expect(outcomes.count == 16)
     #expect(outcomes.allSatisfy { $0.0 && !$0.1 })
   }
+
+  @Test(
+    "every failure names the certificate and the reason",
+    arguments: [
+      (CertificateChainFailure.badSignature(certificate: "CN=A"), "does not verify"),
+      (.notCertificateAuthority(certificate: "CN=A"), "is not a certificate authority"),
+      (.pathLengthExceeded(certificate: "CN=A"), "path-length constraint"),
+      (.notYetValid(certificate: "CN=A", notBefore: 1_000, instant: 0), "1970-01-01T00:00:01Z"),
+      (
+        .other(certificate: "CN=A", code: 34, reason: "unhandled critical extension"),
+        "unhandled critical extension (OpenSSL verify error 34)"
+      ),
+    ])
+  func descriptions(failure: CertificateChainFailure, phrase: String) {
+    #expect(failure.description.contains("\"CN=A\""))
+    #expect(failure.description.contains(phrase), "\(failure)")
+  }
 }

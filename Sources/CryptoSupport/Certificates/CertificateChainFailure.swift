@@ -1,7 +1,8 @@
 /// Why a certificate chain was rejected, naming the certificate at fault by its subject.
 public enum CertificateChainFailure: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The path does not reach any configured trusted root; `certificate` is the last certificate
-  /// whose issuer could not be found among them.
+  /// The path does not reach any configured trusted root; `certificate` is where it stops: a
+  /// self-signed certificate that is not configured, or one whose issuer is neither configured
+  /// nor presented.
   case untrusted(certificate: String)
 
   /// A certificate had expired at the instant (its `notAfter` is before it).
@@ -27,9 +28,10 @@ public enum CertificateChainFailure: Error, Sendable, Hashable, CustomStringConv
   public var description: String {
     switch self {
     case .untrusted(let certificate):
-      "the certificate chain does not lead to a trusted root: no configured root issued "
-        + "\"\(certificate)\"; configure the root that issued this chain (for App Store data, "
-        + "Apple Root CA - G3)"
+      "the certificate chain does not lead to a trusted root: it stops at \"\(certificate)\", "
+        + "which is not a configured root and whose issuer is neither a configured root nor "
+        + "among the certificates presented; configure the root that issued this chain (for App "
+        + "Store data, Apple Root CA - G3)"
     case .expired(let certificate, let notAfter, let instant):
       "the certificate \"\(certificate)\" had expired at the verification instant "
         + "\(UTCText.format(milliseconds: instant)) (valid until "
