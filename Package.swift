@@ -29,6 +29,11 @@ let package = Package(
     .target(name: "Chronology"),
     .target(name: "JSON"),
 
+    .target(
+      name: "CryptoSupport",
+      dependencies: ["COpenSSL"]
+    ),
+
     // MARK: - Domain
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
@@ -46,6 +51,11 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
       name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
+    .testTarget(
+      name: "CryptoSupportTests",
+      dependencies: ["CryptoSupport"],
+      resources: [.copy("Fixtures")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
