@@ -24,11 +24,25 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // MARK: - Libraries
+
+    .target(
+      name: "MigrationStore",
+      dependencies: ["CSQLite"]
+    ),
+
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
       dependencies: []
+    ),
+
+    // MARK: - Tests
+
+    .testTarget(
+      name: "MigrationStoreTests",
+      dependencies: ["MigrationStore"]
     ),
   ],
   swiftLanguageModes: [.v6]
