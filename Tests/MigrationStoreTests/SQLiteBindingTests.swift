@@ -254,9 +254,17 @@ struct SQLiteBindingTests {
       try database.run("INSERT INTO v (id, value) VALUES (?, ?)", binding: 1)
     }
     #expect(tooFew?.code == .range)
-    #expect(tooFew?.message == "the statement has 2 parameters but 1 values were given")
+    #expect(tooFew?.message == "the statement takes 2 values but 1 were given")
     #expect(throws: SQLiteError.self) {
       try database.run("INSERT INTO v (value) VALUES (?)", binding: 1, 2)
+    }
+    // A statement from the cache has no bindings, so no values at all is a mistake too.
+    let none = #expect(throws: SQLiteError.self) {
+      try database.run("INSERT INTO v (value) VALUES (?)")
+    }
+    #expect(none?.message == "the statement takes 1 value but none were given")
+    #expect(throws: SQLiteError.self) {
+      try database.firstRow("SELECT value FROM v WHERE id = ?") { _ in true }
     }
     #expect(try database.firstRow("SELECT count(*) FROM v") { try $0.int(at: 0) } == 0)
   }

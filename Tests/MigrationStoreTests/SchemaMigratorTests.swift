@@ -153,8 +153,8 @@ struct SchemaMigratorTests {
     #expect(
       description.hasPrefix(
         "schema migration 2 ('half done') failed on :memory: and was rolled back; the database"
-          + " is unchanged by it and stays at schema 1. Cause:\nSQLITE_ERROR: no such table: missing"
-      ))
+          + " is unchanged by it and stays at schema 1. Cause:\nSQLITE_ERROR: no such table:"
+          + " missing"))
     #expect(try broken.currentVersion(of: database) == 1)
     #expect(
       try database.firstRow("SELECT count(*) FROM sqlite_schema WHERE name = 'extra'") {

@@ -240,7 +240,7 @@ public final class SQLiteDatabase {
   public func run<each Value: SQLiteBindable>(
     _ sql: String, binding values: repeat each Value
   ) throws {
-    try cachedStatement(sql).run(binding: repeat each values)
+    try cachedStatement(sql, binding: repeat each values).run(binding: repeat each values)
   }
 
   /// Binds the values to a cached query and calls `body` with each row.
@@ -253,7 +253,8 @@ public final class SQLiteDatabase {
   public func forEachRow<each Value: SQLiteBindable>(
     _ sql: String, binding values: repeat each Value, body: (SQLiteRow) throws -> Void
   ) throws {
-    try cachedStatement(sql).forEachRow(binding: repeat each values, body: body)
+    try cachedStatement(sql, binding: repeat each values)
+      .forEachRow(binding: repeat each values, body: body)
   }
 
   /// Binds the values to a cached query and decodes its first row.
@@ -267,7 +268,29 @@ public final class SQLiteDatabase {
   public func firstRow<each Value: SQLiteBindable, Result>(
     _ sql: String, binding values: repeat each Value, decode: (SQLiteRow) throws -> Result
   ) throws -> Result? {
-    try cachedStatement(sql).firstRow(binding: repeat each values, decode: decode)
+    try cachedStatement(sql, binding: repeat each values)
+      .firstRow(binding: repeat each values, decode: decode)
+  }
+
+  /// The cached statement for `sql`, checked to take no parameters when no values are given.
+  ///
+  /// On a statement the caller holds, running with no values means "use the bindings already
+  /// set". A statement fresh from the cache has none, so there it can only mean forgotten values,
+  /// which would otherwise be written as NULLs.
+  private func cachedStatement<each Value: SQLiteBindable>(
+    _ sql: String, binding values: repeat each Value
+  ) throws -> SQLiteStatement {
+    let statement = try cachedStatement(sql)
+    var valueCount = 0
+    for _ in repeat each values {
+      valueCount += 1
+    }
+    guard valueCount > 0 || statement.parameterCount == 0 else {
+      let expected = SQLiteStatement.values(statement.parameterCount)
+      throw statement.failure(
+        SQLITE_RANGE, message: "the statement takes \(expected) but none were given")
+    }
+    return statement
   }
 
   private func makeStatement(_ sql: String, persistent: Bool) throws -> SQLiteStatement {

@@ -124,3 +124,6 @@ public struct SQLiteParameter {
     nil
   }
 }
+
+@available(*, unavailable, message: "a statement is confined to its connection's thread")
+extension SQLiteParameter: Sendable {}

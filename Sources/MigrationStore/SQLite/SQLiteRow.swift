@@ -230,7 +230,8 @@ public struct SQLiteRow {
     let count = sqlite3_column_count(handle)
     guard column >= 0, column < Int(count) else {
       throw statement.failure(
-        SQLITE_RANGE, message: "there is no column \(column); the query returns \(count) columns")
+        SQLITE_RANGE,
+        message: "there is no column \(column); the valid indexes are 0 up to \(count) exclusive")
     }
     let index = Int32(column)
     return Cell(handle: handle, index: index, type: sqlite3_column_type(handle, index))
@@ -267,3 +268,6 @@ public struct SQLiteRow {
     }
   }
 }
+
+@available(*, unavailable, message: "a statement is confined to its connection's thread")
+extension SQLiteRow: Sendable {}

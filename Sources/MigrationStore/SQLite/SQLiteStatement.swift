@@ -85,7 +85,8 @@ public final class SQLiteStatement {
     guard index >= 1, index <= parameterCount, let position = Int32(exactly: index) else {
       throw failure(
         SQLITE_RANGE,
-        message: "there is no parameter \(index); the statement has \(parameterCount)")
+        message:
+          "there is no parameter \(index); the statement takes \(Self.values(parameterCount))")
     }
     try value.bind(to: SQLiteParameter(statement: self, index: position, mayBorrowMemory: false))
   }
@@ -225,7 +226,7 @@ public final class SQLiteStatement {
       clearBindings()
       throw failure(
         SQLITE_RANGE,
-        message: "the statement has \(parameterCount) parameters but \(index) values were given")
+        message: "the statement takes \(Self.values(parameterCount)) but \(index) were given")
     }
     return index > 0
   }
@@ -265,6 +266,11 @@ public final class SQLiteStatement {
       databasePath: connection.path)
   }
 
+  /// "1 value", "2 values": how error messages count parameters.
+  static func values(_ count: Int) -> String {
+    count == 1 ? "1 value" : "\(count) values"
+  }
+
   /// An error this layer detected, with its own message.
   func failure(_ result: Int32, message: String) -> SQLiteError {
     SQLiteError(
@@ -272,3 +278,6 @@ public final class SQLiteStatement {
       databasePath: connection.path)
   }
 }
+
+@available(*, unavailable, message: "a statement is confined to its connection's thread")
+extension SQLiteStatement: Sendable {}

@@ -29,9 +29,8 @@ public enum SchemaMigrationError: Error, Sendable, CustomStringConvertible {
         ? "it already holds tables but was not created by receipt-migrate"
         : "it belongs to another application (SQLite application_id "
           + "\(SQLiteDatabase.hexadecimal(applicationID)))"
-      return
-        "\(path) is not a receipt-migrate database: \(what); receipt-migrate will not write to it —"
-        + " check the --db path, or choose a new file"
+      return "\(path) is not a receipt-migrate database: \(what); receipt-migrate will not"
+        + " write to it — check the --db path, or choose a new file"
     case .newerSchema(let path, let databaseVersion, let knownVersion):
       return "\(path) was written by a newer receipt-migrate (schema \(databaseVersion)); this"
         + " build knows schema \(knownVersion); upgrade receipt-migrate"
