@@ -66,11 +66,12 @@ final class SQLiteConnection {
     self.handle = nil
   }
 
-  /// Closes without reporting, for `deinit`, which cannot throw.
+  /// Closes without reporting, for `deinit` (which cannot throw) and for a failed open (which
+  /// throws its own, more useful error).
   ///
   /// `sqlite3_close_v2` always succeeds: if something still needs the handle, SQLite keeps it as
   /// a zombie and frees it later, so nothing leaks and nothing is left half-closed.
-  func closeFromDeinit() {
+  func closeWithoutReporting() {
     guard let handle else {
       return
     }

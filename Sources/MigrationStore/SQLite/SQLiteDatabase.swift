@@ -116,13 +116,13 @@ public final class SQLiteDatabase {
     do {
       try configure(busyTimeout: busyTimeout, expectedApplicationID: expectedApplicationID)
     } catch {
-      connection.closeFromDeinit()
+      connection.closeWithoutReporting()
       throw error
     }
   }
 
   deinit {
-    connection.closeFromDeinit()
+    connection.closeWithoutReporting()
   }
 
   private func configure(busyTimeout: Duration, expectedApplicationID: Int32?) throws {
