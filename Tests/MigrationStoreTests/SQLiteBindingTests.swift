@@ -59,6 +59,15 @@ struct SQLiteBindingTests {
     #expect(try read(id, from: database) { try $0.optionalDouble(at: 0) } == value)
   }
 
+  @Test("NaN is refused rather than silently stored as NULL")
+  func notANumber() throws {
+    let database = try makeDatabase()
+    let error = #expect(throws: SQLiteError.self) { try store(Double.nan, in: database) }
+    #expect(error?.code == .mismatch)
+    #expect(error?.message.hasPrefix("parameter 1 is NaN") == true)
+    #expect(try database.firstRow("SELECT count(*) FROM v") { try $0.int(at: 0) } == 0)
+  }
+
   @Test("Bool binds as 0 or 1 and reads back", arguments: [false, true])
   func boolRoundTrip(value: Bool) throws {
     let database = try makeDatabase()

@@ -28,7 +28,8 @@ extension Double: SQLiteBindable {
   ///
   /// - Parameters:
   ///   - parameter: The statement parameter to bind.
-  /// - Throws: `SQLiteError` when the parameter does not exist.
+  /// - Throws: `SQLiteError` for NaN, which SQLite cannot store, or when the parameter does not
+  ///   exist.
   public func bind(to parameter: SQLiteParameter) throws {
     try parameter.bindDouble(self)
   }

@@ -28,10 +28,17 @@ public struct SQLiteParameter {
   /// Binds a floating-point number.
   ///
   /// - Parameters:
-  ///   - value: The number.
-  /// - Throws: `SQLiteError` when the parameter does not exist or the statement was closed.
+  ///   - value: The number; infinities are stored as they are.
+  /// - Throws: `SQLiteError` with `.mismatch` for NaN, which SQLite would silently store as
+  ///   NULL; or when the parameter does not exist or the statement was closed.
   public func bindDouble(_ value: Double) throws {
     let handle = try statement.checkedHandle()
+    guard !value.isNaN else {
+      throw statement.failure(
+        SQLITE_MISMATCH,
+        message: "parameter \(index) is NaN, which SQLite would store as NULL; bind nil for a"
+          + " missing number")
+    }
     try check(sqlite3_bind_double(handle, index, value))
   }
 
