@@ -7,8 +7,8 @@ struct SQLiteTransactionTests {
     let reason: String
   }
 
-  private func makeDatabase(_ path: String) throws -> SQLiteDatabase {
-    let database = try SQLiteDatabase(location: .path(path))
+  private func makeDatabase(_ location: SQLiteDatabase.Location) throws -> SQLiteDatabase {
+    let database = try SQLiteDatabase(location: location)
     try database.execute("CREATE TABLE IF NOT EXISTS item (name TEXT PRIMARY KEY)")
     return database
   }
@@ -28,8 +28,8 @@ struct SQLiteTransactionTests {
     ])
   func commit(kind: SQLiteDatabase.TransactionKind) throws {
     try TemporaryDirectory.with { root in
-      let writer = try makeDatabase(root + "/store.sqlite")
-      let reader = try makeDatabase(root + "/store.sqlite")
+      let writer = try makeDatabase(.path(root + "/store.sqlite"))
+      let reader = try makeDatabase(.path(root + "/store.sqlite"))
       let result = try writer.transaction(kind) {
         try writer.run("INSERT INTO item VALUES (?)", binding: "a")
         #expect(try writer.isInTransaction)
@@ -44,8 +44,7 @@ struct SQLiteTransactionTests {
 
   @Test("a transaction that throws rolls back and rethrows the same error")
   func rollback() throws {
-    let database = try SQLiteDatabase(location: .memory)
-    try database.execute("CREATE TABLE item (name TEXT PRIMARY KEY)")
+    let database = try makeDatabase(.memory)
     let error = #expect(throws: Failure.self) {
       try database.transaction(.immediate) {
         try database.run("INSERT INTO item VALUES (?)", binding: "a")
@@ -59,8 +58,7 @@ struct SQLiteTransactionTests {
 
   @Test("a failing nested transaction undoes only its own work")
   func nestedRollback() throws {
-    let database = try SQLiteDatabase(location: .memory)
-    try database.execute("CREATE TABLE item (name TEXT PRIMARY KEY)")
+    let database = try makeDatabase(.memory)
     try database.transaction(.immediate) {
       try database.run("INSERT INTO item VALUES (?)", binding: "outer-before")
       #expect(throws: Failure.self) {
@@ -80,8 +78,7 @@ struct SQLiteTransactionTests {
 
   @Test("a middle savepoint failing keeps the outer work and drops the inner work")
   func middleOfThreeLevels() throws {
-    let database = try SQLiteDatabase(location: .memory)
-    try database.execute("CREATE TABLE item (name TEXT PRIMARY KEY)")
+    let database = try makeDatabase(.memory)
     try database.transaction {
       try database.run("INSERT INTO item VALUES (?)", binding: "level-1")
       do {
@@ -103,8 +100,7 @@ struct SQLiteTransactionTests {
 
   @Test("nested transactions that succeed all commit with the outer one")
   func nestedCommit() throws {
-    let database = try SQLiteDatabase(location: .memory)
-    try database.execute("CREATE TABLE item (name TEXT PRIMARY KEY)")
+    let database = try makeDatabase(.memory)
     try database.transaction(.immediate) {
       try database.run("INSERT INTO item VALUES (?)", binding: "a")
       try database.transaction(.exclusive) {  // kind ignored for a savepoint
@@ -116,8 +112,8 @@ struct SQLiteTransactionTests {
 
   @Test("a transaction inside one begun by hand becomes a savepoint")
   func insideManualTransaction() throws {
-    let database = try SQLiteDatabase(location: .memory)
-    try database.execute("CREATE TABLE item (name TEXT PRIMARY KEY); BEGIN;")
+    let database = try makeDatabase(.memory)
+    try database.execute("BEGIN")
     #expect(throws: Failure.self) {
       try database.transaction {
         try database.run("INSERT INTO item VALUES (?)", binding: "x")
