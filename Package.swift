@@ -28,15 +28,12 @@ let package = Package(
 
     .target(name: "Chronology"),
     .target(name: "JSON"),
-
-    .target(
-      name: "CryptoSupport",
-      dependencies: ["COpenSSL"]
-    ),
+    .target(name: "CryptoSupport", dependencies: ["COpenSSL"]),
 
     // MARK: - Domain
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+    .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
     // MARK: - Executable
 
@@ -50,12 +47,13 @@ let package = Package(
     .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
-      name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
-    .testTarget(
       name: "CryptoSupportTests",
       dependencies: ["CryptoSupport"],
       resources: [.copy("Fixtures")]
     ),
+    .testTarget(
+      name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
+    .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
   ],
   swiftLanguageModes: [.v6]
 )
