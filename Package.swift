@@ -24,6 +24,13 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // MARK: - Command line
+
+    .target(name: "ArgumentParsing"),
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .target(name: "Terminal"),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+
     // MARK: - Executable
 
     .executableTarget(
