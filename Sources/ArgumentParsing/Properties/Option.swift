@@ -7,7 +7,8 @@
 /// ```
 ///
 /// A property without a default and not `Optional` is required; an array collects every
-/// occurrence and, without a default, needs at least one.
+/// occurrence and, without a default, needs at least one. A value that starts with a dash must
+/// be attached, as in `--pattern=-x`, except for negative numbers.
 @propertyWrapper
 public struct Option<Value: Sendable>: Decodable, Sendable {
   var storage: ParsedProperty<Value>

@@ -48,27 +48,37 @@ enum ParsedProperty<Value: Sendable>: Sendable {
     initial: Value?,
     repeating: Bool
   ) -> ParsedProperty {
+    let help = help ?? ArgumentHelp()
+    let update: ArgumentDefinition.ValueUpdate
     let defaultDescription: String?
-    if let initial, repeating {
+    if repeating {
+      update = { argument, current in
+        var elements = current as? [Element] ?? []
+        elements.append(try parser.parse(argument))
+        return elements
+      }
       let elements = (initial as? [Element] ?? []).map(parser.describe)
       defaultDescription = elements.isEmpty ? nil : elements.joined(separator: ", ")
-    } else if let initial {
-      defaultDescription = (initial as? Element).map(parser.describe)
     } else {
-      defaultDescription = nil
+      update = { argument, _ in try parser.parse(argument) }
+      defaultDescription = initial.flatMap { $0 as? Element }.map(parser.describe)
     }
-    let boxedInitial = ArgumentDefinition.initialValue(initial)
+    // Absent means `nil` for an `Optional` value, and "missing" for any other without a
+    // default; the boxed `nil` keeps those two apart.
+    let boxedInitial: (any Sendable)? =
+      initial ?? (Value.self as? any OptionalValue.Type).flatMap { $0.absent as? Value }
     return .definition { key in
       [
-        ArgumentDefinition.valued(
-          positional: positional,
+        ArgumentDefinition(
+          kind: positional ? .positional(update) : .option(update),
           key: key,
-          names: names,
+          names: positional ? [] : names.names(for: key),
           help: help,
-          parser: parser,
+          valueName: help.valueName ?? key.name.convertedToKebabCase(),
+          isRepeating: repeating,
           initial: boxedInitial,
           defaultDescription: defaultDescription,
-          repeating: repeating
+          allValues: parser.allValues
         )
       ]
     }

@@ -22,7 +22,8 @@ struct HelpGenerator {
   /// The full help text, without a trailing newline.
   func rendered() -> String {
     let configuration = command.configuration
-    let definitions = ArgumentDefinition.definitions(of: command).filter(\.isVisible)
+    let allDefinitions = ArgumentDefinition.definitions(of: command)
+    let definitions = allDefinitions.filter(\.isVisible)
     var blocks: [String] = []
     if !configuration.abstract.isEmpty {
       blocks.append(TextWrapper.wrap("OVERVIEW: " + configuration.abstract, width: columns))
@@ -38,7 +39,7 @@ struct HelpGenerator {
     let options =
       definitions.filter { !$0.isPositional }.map {
         row(label: $0.helpLabel, text: $0.helpAbstract, discussion: $0.help.discussion)
-      } + builtinRows()
+      } + builtinRows(besides: allDefinitions)
     let subcommands = configuration.subcommands.map { subcommand in
       let isDefault = configuration.defaultSubcommand.map { $0 == subcommand } ?? false
       return row(
@@ -85,9 +86,8 @@ struct HelpGenerator {
 
   /// `--version` (when a command on the way has a version) and `-h, --help`, unless the
   /// command declares those names itself.
-  private func builtinRows() -> [String] {
-    let declared = Set(
-      ArgumentDefinition.definitions(of: command).flatMap { $0.names + $0.negatedNames })
+  private func builtinRows(besides definitions: [ArgumentDefinition]) -> [String] {
+    let declared = Set(definitions.flatMap { $0.names + $0.negatedNames })
     var rows: [String] = []
     if stack.contains(where: { !$0.configuration.version.isEmpty }),
       !declared.contains(.long("version"))
