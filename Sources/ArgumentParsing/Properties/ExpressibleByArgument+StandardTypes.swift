@@ -10,25 +10,36 @@ extension String: ExpressibleByArgument {
   }
 }
 
-extension Int: ExpressibleByArgument {
-  /// Reads a decimal integer.
+extension ExpressibleByArgument where Self: FixedWidthInteger {
+  /// Reads a decimal integer, rejecting values out of the type's range.
   ///
   /// - Parameter argument: The digits, with an optional sign.
   public init?(argument: String) {
-    self.init(argument)
+    self.init(argument, radix: 10)
   }
 }
 
-extension Int64: ExpressibleByArgument {
-  /// Reads a decimal 64-bit integer.
-  ///
-  /// - Parameter argument: The digits, with an optional sign.
-  public init?(argument: String) {
-    self.init(argument)
-  }
-}
+extension Int: ExpressibleByArgument {}
+extension Int8: ExpressibleByArgument {}
+extension Int16: ExpressibleByArgument {}
+extension Int32: ExpressibleByArgument {}
+extension Int64: ExpressibleByArgument {}
+extension UInt: ExpressibleByArgument {}
+extension UInt8: ExpressibleByArgument {}
+extension UInt16: ExpressibleByArgument {}
+extension UInt32: ExpressibleByArgument {}
+extension UInt64: ExpressibleByArgument {}
 
 extension Double: ExpressibleByArgument {
+  /// Reads a decimal number.
+  ///
+  /// - Parameter argument: The number, such as `0.5` or `1e3`.
+  public init?(argument: String) {
+    self.init(argument)
+  }
+}
+
+extension Float: ExpressibleByArgument {
   /// Reads a decimal number.
   ///
   /// - Parameter argument: The number, such as `0.5` or `1e3`.
