@@ -30,6 +30,11 @@ let package = Package(
     .target(name: "JSON"),
     .target(name: "CryptoSupport", dependencies: ["COpenSSL"]),
 
+    // MARK: - Command line
+
+    .target(name: "ArgumentParsing"),
+    .target(name: "Terminal"),
+
     // MARK: - Domain
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
@@ -54,6 +59,8 @@ let package = Package(
     .testTarget(
       name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
+    .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
   ],
   swiftLanguageModes: [.v6]
 )
