@@ -40,11 +40,23 @@ let package = Package(
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
+    // MARK: - Stages
+
+    .target(
+      name: "MigrationPipeline",
+      dependencies: [
+        "Chronology", "JSON", "CryptoSupport", "LegacyReceipts", "MigrationStore", "Terminal",
+      ]
+    ),
+
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
-      dependencies: []
+      dependencies: [
+        "ArgumentParsing", "Chronology", "LegacyReceipts", "MigrationPipeline", "MigrationStore",
+        "Terminal",
+      ]
     ),
 
     // MARK: - Tests
@@ -59,6 +71,11 @@ let package = Package(
     .testTarget(
       name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
+    .testTarget(
+      name: "MigrationPipelineTests",
+      dependencies: ["MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology"]
+    ),
+    .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
   ],

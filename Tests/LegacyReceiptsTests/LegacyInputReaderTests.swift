@@ -90,7 +90,8 @@ struct LegacyInputReaderTests {
     #expect(byLine[5]?.reason == .wrongType)
     #expect(
       byLine[5]?.detail
-        == "response.status: expected a number or numeric string, found a string at byte 44")
+        == "response.status: expected a number or numeric string, found a string at byte 44 of the record"
+    )
     #expect(byLine[7]?.reason == .missingContent)
     #expect(byLine[8]?.reason == .wrongType)
     #expect(byLine[8]?.excerpt.contains("SECRET") == false)

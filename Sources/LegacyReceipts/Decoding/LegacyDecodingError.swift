@@ -58,10 +58,17 @@ public struct LegacyDecodingError: Error, Hashable, Sendable, CustomStringConver
   }
 
   /// The full sentence with the field and the position.
-  public var description: String {
+  public var description: String { describe(unit: nil) }
+
+  /// The full sentence, naming what the byte offset counts from: `… at byte 15 of the line`.
+  ///
+  /// - Parameter unit: `line`, `file` or `record`; `nil` for a bare offset.
+  /// - Returns: the sentence.
+  public func describe(unit: String?) -> String {
     let detail: String
     switch kind {
-    case .json(let error): detail = error.description
+    case .json(let error):
+      detail = error.reason + " at byte \(error.offset)" + (unit.map { " of the \($0)" } ?? "")
     case .unparsableDate(let text): detail = "unparsable date '\(text.prefix(60))'"
     case .missingField(let what): detail = what
     }

@@ -13,7 +13,8 @@ struct RecordRejection: Error {
   /// Maps a decoding failure to its quarantine category, keeping the full sentence.
   init(_ error: LegacyDecodingError, context: String? = nil) {
     let prefix = context.map { $0 + "." } ?? ""
-    let detail = error.path.isEmpty ? error.description : prefix + error.description
+    let sentence = error.describe(unit: "record")
+    let detail = error.path.isEmpty ? sentence : prefix + sentence
     switch error.kind {
     case .json(let json):
       switch json.kind {

@@ -1,0 +1,272 @@
+import Chronology
+import CryptoSupport
+import JSON
+import LegacyReceipts
+import MigrationStore
+
+/// The ingest stage: reads legacy inputs and stores every record verbatim, its seed ids, and the
+/// old logic's verdicts; quarantines what cannot be read. Idempotent: the same input twice adds
+/// nothing, and a changed record for an account becomes a new version.
+///
+/// Memory stays flat: records are read one at a time and written in bounded batches, each batch
+/// one transaction, so a crash loses at most the batch in flight and a rerun completes it.
+public struct IngestStage {
+  private let store: MigrationStore
+  private let options: IngestOptions
+  private let now: @Sendable () -> Timestamp
+  private let observer: (any ProgressObserver)?
+  private let logic: OldEntitlementLogic
+
+  /// The stage's name in progress reports.
+  public static let name = "ingest"
+
+  /// How many quarantined inputs a summary shows.
+  static let sampleLimit = 10
+
+  /// Creates the stage.
+  ///
+  /// - Parameters:
+  ///   - store: where to write.
+  ///   - options: what to read.
+  ///   - now: the clock.
+  ///   - observer: where progress goes.
+  public init(
+    store: MigrationStore, options: IngestOptions, now: @escaping @Sendable () -> Timestamp,
+    observer: (any ProgressObserver)? = nil
+  ) {
+    self.store = store
+    self.options = options
+    self.now = now
+    self.observer = observer
+    self.logic = OldEntitlementLogic(catalog: options.catalog)
+  }
+
+  /// Runs the stage.
+  ///
+  /// - Returns: what was read and what the store holds.
+  /// - Throws: `SQLiteError` when the store fails; input problems are quarantined, not thrown.
+  public func run() throws -> IngestSummary {
+    let started = now()
+    var summary = IngestSummary()
+    summary.asOf = options.asOf
+    let runId = try store.beginIngestRun(
+      inputs: inputsJSON(), startedMilliseconds: started.millisecondsSince1970)
+    let reader = LegacyInputReader(options: options.reader)
+    let total = reader.discover(options.paths).files.reduce(Int64(0)) { $0 + $1.byteCount }
+    observer?.stageStarted(Self.name, unit: "bytes", total: total)
+    var batch = Batch()
+    var reported: Int64 = 0
+    try reader.read(options.paths) { event in
+      switch event {
+      case .record(let record):
+        summary.recordsRead += 1
+        summary.accepted += 1
+        summary.acceptedByKind[record.kindName, default: 0] += 1
+        batch.append(.record(record), bytes: record.rawBytes.count)
+      case .quarantined(let entry):
+        summary.recordsRead += 1
+        summary.quarantined += 1
+        summary.quarantinedByReason[entry.reason, default: 0] += 1
+        if summary.quarantineSamples.count < Self.sampleLimit {
+          summary.quarantineSamples.append(entry)
+        }
+        observer?.counted(Self.name, "quarantined", by: 1)
+        batch.append(.quarantined(entry), bytes: entry.excerpt.utf8.count)
+      case .skipped(let path, let reason):
+        summary.skippedFiles.append((path, reason))
+      case .fileStarted:
+        break
+      case .progress(let bytesRead):
+        observer?.advanced(Self.name, by: bytesRead - reported)
+        reported = bytesRead
+        summary.bytesRead = bytesRead
+      }
+      if batch.isFull(records: options.batchRecords, bytes: options.batchBytes) {
+        try flush(&batch, runId: runId, summary: &summary)
+      }
+    }
+    try flush(&batch, runId: runId, summary: &summary)
+    summary.totals = try store.legacyTotals()
+    if let asOf = options.asOf {
+      summary.oldEntitlementsAsOfByStatus = try store.latestOldEntitlementsByStatus(
+        asOfMilliseconds: asOf.millisecondsSince1970)
+    }
+    let finished = now()
+    summary.durationMilliseconds = finished.milliseconds(since: started)
+    try store.finishIngestRun(
+      runId, finishedMilliseconds: finished.millisecondsSince1970,
+      summary: IngestSummaryRenderer.json(summary, style: .compact))
+    observer?.stageFinished(Self.name)
+    return summary
+  }
+
+  // MARK: - Writing
+
+  /// Buffered events, written together in one transaction.
+  private struct Batch {
+    enum Item {
+      case record(LegacyRecord)
+      case quarantined(QuarantinedRecord)
+    }
+
+    var items: [Item] = []
+    var bytes = 0
+
+    mutating func append(_ item: Item, bytes count: Int) {
+      items.append(item)
+      bytes += count
+    }
+
+    func isFull(records: Int, bytes limit: Int) -> Bool {
+      items.count >= records || bytes >= limit
+    }
+  }
+
+  private func flush(_ batch: inout Batch, runId: Int64, summary: inout IngestSummary) throws {
+    guard !batch.items.isEmpty else { return }
+    let instant = now().millisecondsSince1970
+    try store.writeTransaction {
+      for item in batch.items {
+        switch item {
+        case .record(let record):
+          switch try store.storeLegacyRecord(row(for: record), runId: runId, now: instant) {
+          case .inserted(let id, _):
+            summary.newRecords += 1
+            try store.storeSeeds(seeds(for: record), accountId: record.accountId, recordId: id)
+            try evaluate(record, recordId: id, includingCapture: true)
+          case .alreadyStored(let id):
+            summary.alreadyStored += 1
+            try evaluate(record, recordId: id, includingCapture: false)
+          }
+        case .quarantined(let entry):
+          try store.storeQuarantine(quarantineRow(for: entry), runId: runId)
+        }
+      }
+    }
+    batch = Batch()
+  }
+
+  /// Stores the old logic's verdicts at the record's capture instant (once, when the record is
+  /// new) and at the requested instant.
+  private func evaluate(_ record: LegacyRecord, recordId: Int64, includingCapture: Bool) throws {
+    guard case .response(let response) = record.content, response.status.carriesTransactions else {
+      return
+    }
+    if includingCapture, let captured = record.capturedAt {
+      try store.storeOldEntitlements(
+        logic.evaluate(response, at: captured).map {
+          OldEntitlementRow($0, at: captured, basis: "capture")
+        },
+        recordId: recordId, asOfMilliseconds: captured.millisecondsSince1970)
+    }
+    if let asOf = options.asOf, asOf != record.capturedAt {
+      try store.storeOldEntitlements(
+        logic.evaluate(response, at: asOf).map { OldEntitlementRow($0, at: asOf, basis: "as_of") },
+        recordId: recordId, asOfMilliseconds: asOf.millisecondsSince1970)
+    }
+  }
+
+  // MARK: - Mapping to rows
+
+  private func row(for record: LegacyRecord) -> LegacyRecordRow {
+    var status: Int64?
+    var bundleId: String?
+    var shape: String?
+    if case .response(let response) = record.content {
+      status = response.status.rawValue
+      bundleId = response.bundleId
+      shape = response.shape.rawValue
+    }
+    return LegacyRecordRow(
+      accountId: record.accountId, contentSHA256: SHA256.hash(record.rawBytes),
+      sourcePath: record.position.path, sourceLine: record.position.line,
+      sourceOffset: record.position.byteOffset, format: record.format.rawValue,
+      kind: record.kindName,
+      status: status, environment: record.environment?.description,
+      capturedMilliseconds: record.capturedAt?.millisecondsSince1970, bundleId: bundleId,
+      shape: shape,
+      raw: record.rawBytes)
+  }
+
+  /// Every original transaction id of the record, with where it was first found.
+  private func seeds(for record: LegacyRecord) -> [SeedRow] {
+    let environment = record.environment?.description
+    switch record.content {
+    case .seed(let id):
+      return [SeedRow(originalTransactionId: id, source: "csv", environment: environment)]
+    case .rawReceipt:
+      return []
+    case .response(let response):
+      var seen = Set<String>()
+      var seeds: [SeedRow] = []
+      func add(_ id: String?, _ source: String) {
+        guard let id, !id.isEmpty, seen.insert(id).inserted else { return }
+        seeds.append(SeedRow(originalTransactionId: id, source: source, environment: environment))
+      }
+      for transaction in response.latestReceiptInfo {
+        add(transaction.originalTransactionId, transaction.origin.rawValue)
+      }
+      for transaction in response.receipt?.inApp ?? [] {
+        add(transaction.originalTransactionId, transaction.origin.rawValue)
+      }
+      for renewal in response.pendingRenewalInfo {
+        add(renewal.originalTransactionId, "pending_renewal_info")
+      }
+      return seeds
+    }
+  }
+
+  private func quarantineRow(for entry: QuarantinedRecord) -> QuarantineRow {
+    QuarantineRow(
+      sourcePath: entry.position.path, sourceLine: entry.position.line,
+      sourceOffset: entry.position.byteOffset,
+      contentSHA256: SHA256.hash(
+        Array((entry.reason.rawValue + "\n" + entry.detail + "\n" + entry.excerpt).utf8)),
+      reason: entry.reason.rawValue, detail: entry.detail, excerpt: entry.excerpt)
+  }
+
+  private func inputsJSON() -> String {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.key("paths")
+    writer.beginArray()
+    for path in options.paths { writer.value(path) }
+    writer.endArray()
+    writer.field("format", options.reader.forcedFormat?.rawValue)
+    writer.field("max_record_bytes", options.reader.maximumRecordBytes)
+    writer.field("as_of_ms", options.asOf?.millisecondsSince1970)
+    writer.endObject()
+    return writer.string
+  }
+}
+
+extension LegacyRecord {
+  /// `response`, `raw_receipt` or `seed`, as stored.
+  var kindName: String {
+    switch content {
+    case .response: return "response"
+    case .rawReceipt: return "raw_receipt"
+    case .seed: return "seed"
+    }
+  }
+}
+
+extension OldEntitlementRow {
+  /// The stored form of an old-logic verdict.
+  init(_ entitlement: OldEntitlement, at instant: Timestamp, basis: String) {
+    self.init(
+      asOfMilliseconds: instant.millisecondsSince1970, basis: basis,
+      entitlementKey: entitlement.key.description, kind: entitlement.kind.rawValue,
+      status: entitlement.status.rawValue, isEntitled: entitlement.isEntitled,
+      reason: entitlement.reason)
+    productId = entitlement.productId
+    expiresMilliseconds = entitlement.expiresDate?.millisecondsSince1970
+    gracePeriodExpiresMilliseconds = entitlement.gracePeriodExpiresDate?.millisecondsSince1970
+    ownership = entitlement.ownership?.description
+    expirationIntent = entitlement.expirationIntent?.rawValue
+    autoRenewStatus = entitlement.autoRenewStatus
+    originalTransactionId = entitlement.originalTransactionId
+    transactionId = entitlement.transactionId
+    revocationMilliseconds = entitlement.revocationDate?.millisecondsSince1970
+  }
+}

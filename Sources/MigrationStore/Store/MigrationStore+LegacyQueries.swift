@@ -1,0 +1,78 @@
+// MARK: - Legacy-side reads
+
+extension MigrationStore {
+  /// Counts what the store holds on the legacy side.
+  ///
+  /// - Returns: the totals.
+  /// - Throws: `SQLiteError`.
+  public func legacyTotals() throws -> LegacyStoreTotals {
+    var totals = LegacyStoreTotals()
+    totals.accounts = try count("SELECT COUNT(*) FROM accounts")
+    totals.records = try count("SELECT COUNT(*) FROM legacy_records")
+    totals.distinctOriginalTransactionIds = try count(
+      "SELECT COUNT(DISTINCT original_transaction_id) FROM seeds")
+    totals.accountsWithoutIds = try count(
+      "SELECT COUNT(*) FROM accounts a WHERE NOT EXISTS (SELECT 1 FROM seeds s WHERE s.account_id = a.account_id)"
+    )
+    totals.rawReceiptsPending = try count(
+      """
+      SELECT COUNT(*) FROM legacy_records r
+      WHERE r.kind = 'raw_receipt' AND NOT EXISTS (SELECT 1 FROM seeds s WHERE s.record_id = r.id)
+      """)
+    try database.forEachRow(
+      "SELECT COALESCE(environment, 'unknown'), COUNT(*) FROM legacy_records GROUP BY 1"
+    ) { row in
+      totals.recordsByEnvironment[try row.string(at: 0)] = try row.int(at: 1)
+    }
+    try database.forEachRow(
+      "SELECT status, COUNT(*) FROM legacy_records WHERE kind = 'response' GROUP BY status"
+    ) { row in
+      totals.responsesByStatus[try row.int64(at: 0)] = try row.int(at: 1)
+    }
+    try database.forEachRow("SELECT reason, COUNT(*) FROM quarantine GROUP BY reason") { row in
+      totals.quarantinedByReason[try row.string(at: 0)] = try row.int(at: 1)
+    }
+    try database.forEachRow(
+      """
+      WITH latest AS (
+        SELECT id, ROW_NUMBER() OVER (
+          PARTITION BY account_id ORDER BY captured_ms DESC, version DESC) AS rank
+        FROM legacy_records WHERE kind = 'response' AND status IN (0, 21006))
+      SELECT e.status, COUNT(*) FROM old_entitlements e JOIN latest l ON l.id = e.record_id
+      WHERE l.rank = 1 AND e.basis = 'capture' GROUP BY e.status
+      """
+    ) { row in
+      totals.oldEntitlementsByStatus[try row.string(at: 0)] = try row.int(at: 1)
+    }
+    return totals
+  }
+
+  private func count(_ sql: String) throws -> Int {
+    try database.firstRow(sql, decode: { try $0.int(at: 0) }) ?? 0
+  }
+}
+
+extension MigrationStore {
+  /// Old-logic verdicts at an instant, by status label, for each account's latest usable
+  /// response.
+  ///
+  /// - Parameter asOfMilliseconds: the evaluation instant.
+  /// - Returns: counts by status label.
+  /// - Throws: `SQLiteError`.
+  public func latestOldEntitlementsByStatus(asOfMilliseconds: Int64) throws -> [String: Int] {
+    var counts: [String: Int] = [:]
+    try database.forEachRow(
+      """
+      WITH latest AS (
+        SELECT id, ROW_NUMBER() OVER (
+          PARTITION BY account_id ORDER BY captured_ms DESC, version DESC) AS rank
+        FROM legacy_records WHERE kind = 'response' AND status IN (0, 21006))
+      SELECT e.status, COUNT(*) FROM old_entitlements e JOIN latest l ON l.id = e.record_id
+      WHERE l.rank = 1 AND e.as_of_ms = ? GROUP BY e.status
+      """, binding: asOfMilliseconds
+    ) { row in
+      counts[try row.string(at: 0)] = try row.int(at: 1)
+    }
+    return counts
+  }
+}

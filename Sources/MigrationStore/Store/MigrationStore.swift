@@ -1,0 +1,71 @@
+/// The migration's state: one SQLite file holding every stage's inputs and results, so each
+/// stage can be re-run alone, a run can be killed and resumed, and reports can be regenerated
+/// without the network.
+///
+/// A store is one connection and is deliberately not `Sendable`: use it from one thread or
+/// actor. Opening a file written by a newer receipt-migrate, or a SQLite file that is not a
+/// receipt-migrate store, is refused with a clear error.
+public final class MigrationStore {
+  /// The schema version this build writes.
+  public static var schemaVersion: Int { migrator.latestVersion }
+
+  /// Where the store lives unless `--db` says otherwise, relative to the working directory.
+  public static let defaultPath = ".receipt-migrate/state.sqlite"
+
+  /// Every schema migration, in order.
+  static let migrator: SchemaMigrator = {
+    do {
+      return try SchemaMigrator(migrations: [SchemaV1.migration])
+    } catch {
+      // The list is a constant of this build; an invalid one is a programming error that every
+      // test run would hit at once.
+      fatalError("invalid schema migration list: \(error)")
+    }
+  }()
+
+  /// The underlying connection, for the store's own extensions.
+  let database: SQLiteDatabase
+
+  /// The file's path.
+  public var path: String { database.path }
+
+  /// Opens (creating if needed, mode 0600) and migrates a store.
+  ///
+  /// - Parameters:
+  ///   - path: the SQLite file; missing parent directories are created (mode 0700).
+  ///   - readOnly: open without write access (reports, `explain`); a store that needs an
+  ///     upgrade cannot be opened read-only.
+  ///   - now: the clock used to date applied migrations (Unix ms).
+  /// - Throws: `SQLiteError` or `SchemaMigrationError` with a message for operators.
+  public init(path: String, readOnly: Bool = false, now: () -> Int64) throws {
+    database = try SQLiteDatabase(
+      location: .path(path), mode: readOnly ? .readOnly : .readWriteCreate,
+      expectedApplicationID: SchemaMigrator.receiptMigrateApplicationID)
+    _ = try Self.migrator.migrate(database, now: now)
+  }
+
+  /// An in-memory store, for tests.
+  ///
+  /// - Parameter now: the clock used to date applied migrations.
+  /// - Throws: `SQLiteError` when SQLite cannot open it.
+  public init(inMemoryWithClock now: () -> Int64) throws {
+    database = try SQLiteDatabase(location: .memory)
+    _ = try Self.migrator.migrate(database, now: now)
+  }
+
+  /// Runs `body` in one write transaction: everything or nothing is stored.
+  ///
+  /// - Parameter body: the writes.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws (after rolling back), or `SQLiteError`.
+  public func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+    try database.transaction(.immediate, body)
+  }
+
+  /// Closes the file; the store cannot be used afterwards.
+  ///
+  /// - Throws: `SQLiteError` when SQLite reports a problem closing.
+  public func close() throws {
+    try database.close()
+  }
+}

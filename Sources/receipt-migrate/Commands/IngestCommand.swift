@@ -1,0 +1,75 @@
+import ArgumentParsing
+import Chronology
+import Foundation
+import LegacyReceipts
+import MigrationPipeline
+import MigrationStore
+
+/// `receipt-migrate ingest`: read legacy inputs into the migration database.
+struct IngestCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "ingest",
+    abstract: "Read stored verifyReceipt responses, raw receipts and id lists into the database.",
+    discussion: """
+      Accepts NDJSON files (one {"account_id", "response" | "receipt_data"} record per line), \
+      directories of .json responses and CSV files of account_id,original_transaction_id \
+      [,environment]; see Legacy/README.md. Inputs that cannot be read are quarantined with \
+      their position and reason, and reading goes on. Ingesting the same input again adds \
+      nothing. Exits 0 when every record was accepted, 4 when any was quarantined.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("Files or directories to read.", valueName: "path"))
+  var paths: [String]
+
+  @OptionGroup var store: StoreOptions
+
+  @Option(help: "Read every file in this format instead of detecting it.")
+  var format: LegacyInputFormat?
+
+  @Option(
+    help: ArgumentHelp(
+      "The product catalogue (product_id,type[,subscription_group_identifier]).", valueName: "csv"))
+  var catalog: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Also evaluate the old logic at this instant (ISO 8601 or Unix ms).", valueName: "instant"),
+    transform: InstantArgument.parse)
+  var asOf: Timestamp?
+
+  @Option(help: "The largest record accepted, in bytes; larger ones are quarantined.")
+  var maxRecordBytes: Int = 32 << 20
+
+  @Flag(help: "Print the summary as JSON on standard output.")
+  var json = false
+
+  mutating func validate() throws {
+    guard maxRecordBytes >= 1024 else {
+      throw ValidationError("--max-record-bytes must be at least 1024, not \(maxRecordBytes)")
+    }
+  }
+
+  func run() async throws {
+    let catalog = try catalog.map(CatalogLoader.load)
+    let database = try store.openStore()
+    let options = IngestOptions(
+      paths: paths,
+      reader: .init(maximumRecordBytes: maxRecordBytes, forcedFormat: format),
+      catalog: catalog, asOf: asOf)
+    let summary = try IngestStage(
+      store: database, options: options, now: WallClock.now, observer: TerminalProgressObserver()
+    ).run()
+    if json {
+      print(IngestSummaryRenderer.json(summary, style: .pretty))
+    } else {
+      print(IngestSummaryRenderer.text(summary, storePath: store.db), terminator: "")
+    }
+    if !summary.isClean {
+      throw ToolFailure.incomplete(
+        "\(summary.quarantined) input(s) quarantined; see the summary above.")
+    }
+  }
+}
+
+extension LegacyInputFormat: ExpressibleByArgument {}

@@ -1,0 +1,106 @@
+import Chronology
+import Foundation
+import LegacyReceipts
+import MigrationPipeline
+import MigrationStore
+import Testing
+
+@Suite("IngestStage")
+struct IngestStageTests {
+  @Test("ingests the hand-made sample, and ingesting it again adds nothing")
+  func sampleTwice() throws {
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let catalog = try ProductCatalog(
+      csv: String(
+        contentsOf: legacyDirectory.appendingPathComponent("products.csv"), encoding: .utf8))
+    let options = IngestOptions(
+      paths: [legacyDirectory.appendingPathComponent("handmade").path], catalog: catalog)
+    let observer = RecordingObserver()
+    let first = try IngestStage(
+      store: store, options: options, now: SteppingClock().now, observer: observer
+    ).run()
+    #expect(first.recordsRead == 27)
+    #expect(first.accepted == 27 && first.newRecords == 27 && first.quarantined == 0)
+    #expect(first.acceptedByKind == ["response": 22, "raw_receipt": 1, "seed": 4])
+    #expect(first.totals.accounts == 25)
+    #expect(first.totals.records == 27)
+    #expect(first.totals.rawReceiptsPending == 1)
+    #expect(first.totals.responsesByStatus == [0: 20, 21006: 1, 21010: 1])
+    #expect(
+      first.totals.oldEntitlementsByStatus
+        == ["active": 10, "expired": 5, "billing_retry": 1, "grace_period": 1, "revoked": 2])
+    #expect(observer.events.withLock { $0.first } == "start ingest bytes \(first.bytesRead)")
+    #expect(observer.events.withLock { $0.last } == "finish ingest")
+
+    let second = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    #expect(second.recordsRead == 27 && second.newRecords == 0 && second.alreadyStored == 27)
+    #expect(second.totals.records == first.totals.records)
+    #expect(
+      second.totals.distinctOriginalTransactionIds == first.totals.distinctOriginalTransactionIds)
+  }
+
+  @Test("counts reconcile with bad input, and quarantine is stored once however often it is read")
+  func badInput() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("mixed.ndjson")
+    try Data(
+      """
+      {"account_id": "a", "response": {"status": 0, "receipt": {"request_date_ms": "1718452800000", "in_app": [{"transaction_id": "2", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "1718000000000"}]}}}
+      {"account_id": "b", "response": {"status": 0, "receipt": {"in_app": [
+      [1, 2]
+      {"account_id": "c", "response": {"status": 21002}}
+
+      """.utf8
+    ).write(to: file)
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let options = IngestOptions(paths: [file.path], batchRecords: 1)
+    for _ in 0..<2 {
+      let summary = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+      #expect(summary.recordsRead == summary.accepted + summary.quarantined)
+      #expect(summary.accepted == 2 && summary.quarantined == 2)
+      #expect(summary.quarantinedByReason == [.truncatedJSON: 1, .notAnObject: 1])
+      #expect(summary.quarantineSamples.map(\.position.line) == [2, 3])
+      #expect(summary.totals.quarantinedByReason == ["truncated JSON": 1, "not a JSON object": 1])
+      #expect(summary.totals.accounts == 2)
+      #expect(summary.totals.accountsWithoutIds == 1)
+      #expect(summary.totals.oldEntitlementsByStatus == ["active": 1])
+    }
+  }
+
+  @Test("a changed response for an account is stored as a new version and becomes its latest")
+  func newVersion() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("a.ndjson")
+    func response(expires: Int64, captured: Int64) -> String {
+      #"{"account_id": "a", "response": {"status": 0, "receipt": {"request_date_ms": "\#(captured)", "in_app": []}, "latest_receipt_info": [{"transaction_id": "\#(expires)", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "\#(expires - 86_400_000 * 30)", "expires_date_ms": "\#(expires)"}]}}"#
+    }
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let options = IngestOptions(
+      paths: [file.path], asOf: Timestamp(millisecondsSince1970: 1_720_000_000_000))
+    try Data(response(expires: 1_719_000_000_000, captured: 1_718_000_000_000).utf8).write(to: file)
+    let first = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    #expect(first.oldEntitlementsAsOfByStatus == ["expired": 1])
+    try Data(response(expires: 1_721_000_000_000, captured: 1_719_500_000_000).utf8).write(to: file)
+    let second = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    #expect(second.newRecords == 1)
+    #expect(second.totals.records == 2)
+    #expect(second.totals.accounts == 1)
+    #expect(second.oldEntitlementsAsOfByStatus == ["active": 1])
+  }
+
+  @Test("the JSON summary is versioned and complete")
+  func jsonSummary() throws {
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let options = IngestOptions(paths: [
+      legacyDirectory.appendingPathComponent("handmade/seeds.csv").path
+    ])
+    let summary = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    let json = try JSONSerialization.jsonObject(
+      with: Data(IngestSummaryRenderer.json(summary, style: .pretty).utf8))
+    let object = try #require(json as? [String: Any])
+    #expect(object["schema_version"] as? Int == 1)
+    #expect(object["records_read"] as? Int == 4)
+    #expect((object["store"] as? [String: Any])?["distinct_original_transaction_ids"] as? Int == 4)
+    #expect((object["accepted_by_kind"] as? [String: Int]) == ["seed": 4])
+  }
+}

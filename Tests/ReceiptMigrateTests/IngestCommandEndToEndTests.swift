@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Runs the built `receipt-migrate` the way a user does.
+struct Tool {
+  static let executable: URL = {
+    // The test bundle sits beside the products of the same build.
+    let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    var directory = bundle.deletingLastPathComponent()
+    while !FileManager.default.fileExists(
+      atPath: directory.appendingPathComponent("receipt-migrate").path),
+      directory.path != "/"
+    {
+      directory = directory.deletingLastPathComponent()
+    }
+    return directory.appendingPathComponent("receipt-migrate")
+  }()
+
+  struct Result {
+    var status: Int32
+    var standardOutput: String
+    var standardError: String
+  }
+
+  static func run(_ arguments: [String], in directory: URL) throws -> Result {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = error.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus,
+      standardOutput: String(decoding: outputData, as: UTF8.self),
+      standardError: String(decoding: errorData, as: UTF8.self))
+  }
+}
+
+let repositoryLegacy = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Legacy")
+
+@Suite("receipt-migrate ingest, end to end")
+struct IngestCommandEndToEndTests {
+  func workingCopy() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "e2e-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
+    return directory
+  }
+
+  @Test("ingests a copy of the sample, prints its summary and exits 0")
+  func sample() throws {
+    let directory = try workingCopy()
+    let result = try Tool.run(
+      ["ingest", "Legacy/handmade", "--catalog", "Legacy/products.csv"], in: directory)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("Read 27 records"))
+    #expect(
+      result.standardOutput.contains("27 accepted (27 new, 0 already stored), 0 quarantined."))
+    #expect(result.standardOutput.contains("  distinct original transaction ids  25\n"))
+    #expect(
+      result.standardOutput.contains(
+        "  21010 the user account cannot be found or has been deleted   1\n"))
+    #expect(result.standardError.contains("[ingest] finished"))
+    let database = directory.appendingPathComponent(".receipt-migrate/state.sqlite").path
+    let permissions =
+      try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions] as? NSNumber
+    #expect(permissions?.intValue == 0o600)
+
+    let again = try Tool.run(["ingest", "Legacy/handmade", "--json"], in: directory)
+    #expect(again.status == 0)
+    let summary =
+      try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any]
+    #expect(summary?["already_stored"] as? Int == 27)
+  }
+
+  @Test("exits 4 and names the position of every quarantined record")
+  func quarantine() throws {
+    let directory = try workingCopy()
+    try Data("{\"account_id\": \"a\", \"response\": {\"status\": 0}}\n{\"account_id\": \n".utf8)
+      .write(to: directory.appendingPathComponent("damaged.ndjson"))
+    let result = try Tool.run(["ingest", "damaged.ndjson"], in: directory)
+    #expect(result.status == 4)
+    #expect(
+      result.standardOutput.contains(
+        "damaged.ndjson:2 (byte 47): account_id: truncated JSON (input ended inside a value) at byte 15 of the record"
+      ))
+    #expect(result.standardError.contains("Error: 1 input(s) quarantined"))
+  }
+
+  @Test("usage errors exit 2, an unusable database exits 3")
+  func exitCodes() throws {
+    let directory = try workingCopy()
+    #expect(try Tool.run(["ingest"], in: directory).status == 2)
+    #expect(try Tool.run(["ingest", "x", "--max-record-bytes", "1"], in: directory).status == 2)
+    #expect(try Tool.run(["frobnicate"], in: directory).status == 2)
+    try Data("not a database at all, just text that is long enough to be a header".utf8)
+      .write(to: directory.appendingPathComponent("other.sqlite"))
+    let foreign = try Tool.run(
+      ["ingest", "Legacy/handmade", "--db", "other.sqlite"], in: directory)
+    #expect(foreign.status == 3, "\(foreign.standardError)")
+    #expect(try Tool.run(["--version"], in: directory).standardOutput == "0.1.0-dev\n")
+  }
+}
