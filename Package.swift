@@ -49,13 +49,17 @@ let package = Package(
       ]
     ),
 
+    // MARK: - Benchmarks
+
+    .target(name: "Benchmarks", dependencies: ["Chronology", "LegacyReceipts"]),
+
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
       dependencies: [
-        "ArgumentParsing", "Chronology", "LegacyReceipts", "MigrationPipeline", "MigrationStore",
-        "Terminal",
+        "ArgumentParsing", "Benchmarks", "Chronology", "LegacyReceipts", "MigrationPipeline",
+        "MigrationStore", "Terminal",
       ]
     ),
 

@@ -36,7 +36,9 @@ public struct JSONKey: CustomStringConvertible {
   ///   - key: the key read from the document.
   ///   - literal: a string literal such as `"expires_date_ms"`.
   /// - Returns: `true` when the UTF-8 bytes are identical.
-  @inlinable
+  // Always inlined: decoders compare each key with dozens of literals, and the length check
+  // that rejects almost all of them must not pay for a call.
+  @inlinable @inline(__always)
   public static func == (key: JSONKey, literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
     switch key.storage {
@@ -59,7 +61,7 @@ public struct JSONKey: CustomStringConvertible {
   ///   - pattern: the literal of a `case` label.
   ///   - key: the key being switched on.
   /// - Returns: whether they are equal.
-  @inlinable
+  @inlinable @inline(__always)
   public static func ~= (pattern: StaticString, key: JSONKey) -> Bool {
     key == pattern
   }

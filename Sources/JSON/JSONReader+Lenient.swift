@@ -144,18 +144,26 @@ extension JSONReader {
     return .value(value)
   }
 
+  /// Reads `true`/`false`/`1`/`0`/`yes`/`no` in any case, ignoring spaces, without
+  /// allocating: these flags appear twice in every transaction of a stored response.
   @usableFromInline
   static func parseBoolean(_ bytes: UnsafeRawBufferPointer) -> Bool?? {
-    var lowered: [UInt8] = []
-    lowered.reserveCapacity(bytes.count)
-    for byte in bytes where byte != 0x20 {
-      lowered.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+    var start = 0
+    var end = bytes.count
+    while start < end, bytes[start] == 0x20 { start += 1 }
+    while end > start, bytes[end - 1] == 0x20 { end -= 1 }
+    func matches(_ word: StaticString) -> Bool {
+      guard end - start == word.utf8CodeUnitCount else { return false }
+      for index in 0..<word.utf8CodeUnitCount {
+        var byte = bytes[start + index]
+        if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 32 }
+        if byte != word.utf8Start[index] { return false }
+      }
+      return true
     }
-    switch String(decoding: lowered, as: UTF8.self) {
-    case "": return .some(nil)
-    case "true", "1", "yes": return .some(true)
-    case "false", "0", "no": return .some(false)
-    default: return .none
-    }
+    if start == end { return .some(nil) }
+    if matches("true") || matches("1") || matches("yes") { return .some(true) }
+    if matches("false") || matches("0") || matches("no") { return .some(false) }
+    return .none
   }
 }

@@ -113,7 +113,7 @@ struct LegacyInputReaderTests {
   func hugeLine() throws {
     let directory = try temporaryDirectory()
     let path = directory.appendingPathComponent("huge.ndjson")
-    FileManager.default.createFile(atPath: path.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path.path, contents: nil)
     let handle = try FileHandle(forWritingTo: path)
     let opening = Data(#"{"account_id": "big", "response": {"status": 0, "latest_receipt": ""#.utf8)
     handle.write(opening)

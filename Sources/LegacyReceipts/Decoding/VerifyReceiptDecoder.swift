@@ -212,7 +212,10 @@ public enum VerifyReceiptDecoder {
           appOriginalPurchase.alternative = range
           dates.originalPurchase.alternative = range
         default:
-          if try !decodeTransactionField(key, from: &reader, into: &transaction, dates: &dates) {
+          var interner = StringInterner()
+          if try !decodeTransactionField(
+            key, from: &reader, into: &transaction, dates: &dates, interner: &interner)
+          {
             try reader.skipValue()
           }
         }
@@ -249,19 +252,21 @@ public enum VerifyReceiptDecoder {
   private static func decodeTransactions(
     from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer, origin: TransactionOrigin
   ) throws -> [LegacyTransaction] {
+    var interner = StringInterner()
     switch try reader.peekKind() {
     case .null:
       _ = try reader.readNullIfPresent()
       return []
     case .object:
-      return [try decodeTransaction(from: &reader, in: bytes, origin: origin)]
+      return [try decodeTransaction(from: &reader, in: bytes, origin: origin, interner: &interner)]
     case .array:
       var transactions: [LegacyTransaction] = []
       var index = 0
       try reader.beginArray()
       while try reader.nextElement() {
         do {
-          transactions.append(try decodeTransaction(from: &reader, in: bytes, origin: origin))
+          transactions.append(
+            try decodeTransaction(from: &reader, in: bytes, origin: origin, interner: &interner))
         } catch let error as LegacyDecodingError {
           throw error.prefixed("[\(index)]")
         }
@@ -276,7 +281,8 @@ public enum VerifyReceiptDecoder {
   }
 
   private static func decodeTransaction(
-    from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer, origin: TransactionOrigin
+    from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer, origin: TransactionOrigin,
+    interner: inout StringInterner
   ) throws -> LegacyTransaction {
     var transaction = LegacyTransaction(origin: origin)
     var dates = TransactionDates()
@@ -285,7 +291,9 @@ public enum VerifyReceiptDecoder {
       try reader.beginObject()
       while let key = try reader.nextKey() {
         field = key
-        if try !decodeTransactionField(key, from: &reader, into: &transaction, dates: &dates) {
+        if try !decodeTransactionField(
+          key, from: &reader, into: &transaction, dates: &dates, interner: &interner)
+        {
           try reader.skipValue()
         }
         field = nil
@@ -300,16 +308,16 @@ public enum VerifyReceiptDecoder {
   /// Reads one transaction field if `key` is one; returns `false` (consuming nothing) if not.
   private static func decodeTransactionField(
     _ key: JSONKey, from reader: inout JSONReader, into transaction: inout LegacyTransaction,
-    dates: inout TransactionDates
+    dates: inout TransactionDates, interner: inout StringInterner
   ) throws(JSONError) -> Bool {
     switch key {
     case "transaction_id": transaction.transactionId = try reader.readLenientString()
     case "original_transaction_id":
       transaction.originalTransactionId = try reader.readLenientString()
     case "web_order_line_item_id": transaction.webOrderLineItemId = try reader.readLenientString()
-    case "product_id": transaction.productId = try reader.readLenientString()
+    case "product_id": transaction.productId = try interner.readLenientString(&reader)
     case "subscription_group_identifier":
-      transaction.subscriptionGroupIdentifier = try reader.readLenientString()
+      transaction.subscriptionGroupIdentifier = try interner.readLenientString(&reader)
     case "quantity": transaction.quantity = try reader.readLenientInt64()
     case "purchase_date_ms": dates.purchase.milliseconds = try reader.readLenientInt64()
     case "purchase_date": dates.purchase.text = try reader.skipValue()

@@ -27,7 +27,7 @@ public struct IngestOptions: Sendable {
   ///   - batchBytes: bytes per transaction.
   public init(
     paths: [String], reader: LegacyInputReader.Options = .init(), catalog: ProductCatalog? = nil,
-    asOf: Timestamp? = nil, batchRecords: Int = 512, batchBytes: Int = 16 << 20
+    asOf: Timestamp? = nil, batchRecords: Int = 512, batchBytes: Int = 8 << 20
   ) {
     self.paths = paths
     self.reader = reader

@@ -43,6 +43,10 @@ public struct IngestStage {
 
   /// Runs the stage.
   ///
+  /// Reading, decoding, hashing and the old logic run on the calling thread; SQLite writes run
+  /// on a writer thread, fed through a hand-off of at most two batches — so the two cores
+  /// overlap parsing with I/O while memory stays bounded.
+  ///
   /// - Returns: what was read and what the store holds.
   /// - Throws: `SQLiteError` when the store fails; input problems are quarantined, not thrown.
   public func run() throws -> IngestSummary {
@@ -54,38 +58,51 @@ public struct IngestStage {
     let reader = LegacyInputReader(options: options.reader)
     let total = reader.discover(options.paths).files.reduce(Int64(0)) { $0 + $1.byteCount }
     observer?.stageStarted(Self.name, unit: "bytes", total: total)
+    try store.beginBulkWrites()
+    let writer = BatchWriter(store: store, runId: runId, now: now)
+    writer.start()
     var batch = Batch()
     var reported: Int64 = 0
-    try reader.read(options.paths) { event in
-      switch event {
-      case .record(let record):
-        summary.recordsRead += 1
-        summary.accepted += 1
-        summary.acceptedByKind[record.kindName, default: 0] += 1
-        batch.append(.record(record), bytes: record.rawBytes.count)
-      case .quarantined(let entry):
-        summary.recordsRead += 1
-        summary.quarantined += 1
-        summary.quarantinedByReason[entry.reason, default: 0] += 1
-        if summary.quarantineSamples.count < Self.sampleLimit {
-          summary.quarantineSamples.append(entry)
+    do {
+      try reader.read(options.paths) { event in
+        switch event {
+        case .record(let record):
+          summary.recordsRead += 1
+          summary.accepted += 1
+          summary.acceptedByKind[record.kindName, default: 0] += 1
+          batch.append(.record(prepare(record)), bytes: record.rawBytes.count)
+        case .quarantined(let entry):
+          summary.recordsRead += 1
+          summary.quarantined += 1
+          summary.quarantinedByReason[entry.reason, default: 0] += 1
+          if summary.quarantineSamples.count < Self.sampleLimit {
+            summary.quarantineSamples.append(entry)
+          }
+          observer?.counted(Self.name, "quarantined", by: 1)
+          batch.append(.quarantined(quarantineRow(for: entry)), bytes: entry.excerpt.utf8.count)
+        case .skipped(let path, let reason):
+          summary.skippedFiles.append((path, reason))
+        case .fileStarted:
+          break
+        case .progress(let bytesRead):
+          observer?.advanced(Self.name, by: bytesRead - reported)
+          reported = bytesRead
+          summary.bytesRead = bytesRead
         }
-        observer?.counted(Self.name, "quarantined", by: 1)
-        batch.append(.quarantined(entry), bytes: entry.excerpt.utf8.count)
-      case .skipped(let path, let reason):
-        summary.skippedFiles.append((path, reason))
-      case .fileStarted:
-        break
-      case .progress(let bytesRead):
-        observer?.advanced(Self.name, by: bytesRead - reported)
-        reported = bytesRead
-        summary.bytesRead = bytesRead
+        if batch.isFull(records: options.batchRecords, bytes: options.batchBytes) {
+          try writer.submit(batch)
+          batch = Batch()
+        }
       }
-      if batch.isFull(records: options.batchRecords, bytes: options.batchBytes) {
-        try flush(&batch, runId: runId, summary: &summary)
-      }
+      if !batch.items.isEmpty { try writer.submit(batch) }
+    } catch {
+      _ = try? writer.finish()
+      throw error
     }
-    try flush(&batch, runId: runId, summary: &summary)
+    let written = try writer.finish()
+    summary.newRecords = written.newRecords
+    summary.alreadyStored = written.alreadyStored
+    try store.endBulkWrites()
     summary.totals = try store.legacyTotals()
     if let asOf = options.asOf {
       summary.oldEntitlementsAsOfByStatus = try store.latestOldEntitlementsByStatus(
@@ -100,13 +117,41 @@ public struct IngestStage {
     return summary
   }
 
-  // MARK: - Writing
+  // MARK: - Preparing records
 
-  /// Buffered events, written together in one transaction.
-  private struct Batch {
-    enum Item {
-      case record(LegacyRecord)
-      case quarantined(QuarantinedRecord)
+  /// Everything derived from a record before it reaches the writer: the stored row, its seeds
+  /// and the old logic's verdicts.
+  struct PreparedRecord: Sendable {
+    var row: LegacyRecordRow
+    var seeds: [SeedRow]
+    /// Verdicts at the capture instant (stored only when the record is new), and at `--as-of`.
+    var verdicts: [(rows: [OldEntitlementRow], asOf: Int64, onlyWhenNew: Bool)]
+  }
+
+  private func prepare(_ record: LegacyRecord) -> PreparedRecord {
+    var verdicts: [(rows: [OldEntitlementRow], asOf: Int64, onlyWhenNew: Bool)] = []
+    if case .response(let response) = record.content, response.status.carriesTransactions {
+      if let captured = record.capturedAt {
+        let rows = logic.evaluate(response, at: captured).map {
+          OldEntitlementRow($0, at: captured, basis: "capture")
+        }
+        verdicts.append((rows, captured.millisecondsSince1970, true))
+      }
+      if let asOf = options.asOf, asOf != record.capturedAt {
+        let rows = logic.evaluate(response, at: asOf).map {
+          OldEntitlementRow($0, at: asOf, basis: "as_of")
+        }
+        verdicts.append((rows, asOf.millisecondsSince1970, false))
+      }
+    }
+    return PreparedRecord(row: row(for: record), seeds: seeds(for: record), verdicts: verdicts)
+  }
+
+  /// Buffered items, written together in one transaction.
+  struct Batch: Sendable {
+    enum Item: Sendable {
+      case record(PreparedRecord)
+      case quarantined(QuarantineRow)
     }
 
     var items: [Item] = []
@@ -119,50 +164,6 @@ public struct IngestStage {
 
     func isFull(records: Int, bytes limit: Int) -> Bool {
       items.count >= records || bytes >= limit
-    }
-  }
-
-  private func flush(_ batch: inout Batch, runId: Int64, summary: inout IngestSummary) throws {
-    guard !batch.items.isEmpty else { return }
-    let instant = now().millisecondsSince1970
-    try store.writeTransaction {
-      for item in batch.items {
-        switch item {
-        case .record(let record):
-          switch try store.storeLegacyRecord(row(for: record), runId: runId, now: instant) {
-          case .inserted(let id, _):
-            summary.newRecords += 1
-            try store.storeSeeds(seeds(for: record), accountId: record.accountId, recordId: id)
-            try evaluate(record, recordId: id, includingCapture: true)
-          case .alreadyStored(let id):
-            summary.alreadyStored += 1
-            try evaluate(record, recordId: id, includingCapture: false)
-          }
-        case .quarantined(let entry):
-          try store.storeQuarantine(quarantineRow(for: entry), runId: runId)
-        }
-      }
-    }
-    batch = Batch()
-  }
-
-  /// Stores the old logic's verdicts at the record's capture instant (once, when the record is
-  /// new) and at the requested instant.
-  private func evaluate(_ record: LegacyRecord, recordId: Int64, includingCapture: Bool) throws {
-    guard case .response(let response) = record.content, response.status.carriesTransactions else {
-      return
-    }
-    if includingCapture, let captured = record.capturedAt {
-      try store.storeOldEntitlements(
-        logic.evaluate(response, at: captured).map {
-          OldEntitlementRow($0, at: captured, basis: "capture")
-        },
-        recordId: recordId, asOfMilliseconds: captured.millisecondsSince1970)
-    }
-    if let asOf = options.asOf, asOf != record.capturedAt {
-      try store.storeOldEntitlements(
-        logic.evaluate(response, at: asOf).map { OldEntitlementRow($0, at: asOf, basis: "as_of") },
-        recordId: recordId, asOfMilliseconds: asOf.millisecondsSince1970)
     }
   }
 

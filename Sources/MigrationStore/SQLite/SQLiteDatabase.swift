@@ -70,6 +70,8 @@ public final class SQLiteDatabase {
   ///   - expectedApplicationID: When given, the file must be empty (new) or carry this
   ///     `PRAGMA application_id`. It is checked before the connection writes anything, even the
   ///     switch to WAL, so a wrong path never changes another application's file.
+  ///   - pageSizeForNewFiles: The page size of a database created by this open (a power of two
+  ///     from 512 to 65536); SQLite ignores it for an existing file, whose page size is fixed.
   /// - Throws: `SQLiteError`: `.cantOpen` when the file or its directory cannot be created or
   ///   opened; `.notADatabase` for a file that is not SQLite, or that is not empty and lacks
   ///   `expectedApplicationID`; `.busy` when another process holds the lock needed to switch a
@@ -79,7 +81,8 @@ public final class SQLiteDatabase {
     mode: AccessMode = .readWriteCreate,
     busyTimeout: Duration = defaultBusyTimeout,
     statementCacheCapacity: Int = 256,
-    expectedApplicationID: Int32? = nil
+    expectedApplicationID: Int32? = nil,
+    pageSizeForNewFiles: Int? = nil
   ) throws {
     let path = location.displayName
     guard sqlite3_threadsafe() != 0 else {
@@ -114,7 +117,9 @@ public final class SQLiteDatabase {
     self.connection = SQLiteConnection(handle: handle, path: path)
     self.statementCacheCapacity = max(1, statementCacheCapacity)
     do {
-      try configure(busyTimeout: busyTimeout, expectedApplicationID: expectedApplicationID)
+      try configure(
+        busyTimeout: busyTimeout, expectedApplicationID: expectedApplicationID,
+        pageSizeForNewFiles: pageSizeForNewFiles)
     } catch {
       connection.closeWithoutReporting()
       throw error
@@ -125,7 +130,9 @@ public final class SQLiteDatabase {
     connection.closeWithoutReporting()
   }
 
-  private func configure(busyTimeout: Duration, expectedApplicationID: Int32?) throws {
+  private func configure(
+    busyTimeout: Duration, expectedApplicationID: Int32?, pageSizeForNewFiles: Int?
+  ) throws {
     let handle = try connection.checkedHandle()
     // First, so that the pragmas below already wait for a lock held by another process.
     let milliseconds =
@@ -146,6 +153,10 @@ public final class SQLiteDatabase {
     }
     guard mode == .readWriteCreate else {
       return
+    }
+    if let pageSizeForNewFiles {
+      // Must precede the switch to WAL, after which the page size of a new file is fixed.
+      try execute("PRAGMA page_size = \(pageSizeForNewFiles)")
     }
     // This pragma reads the file header, so a file that is not SQLite fails here, at open, with
     // SQLITE_NOTADB. (A read-only connection meets the header at its first query.)

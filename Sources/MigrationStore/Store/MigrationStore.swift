@@ -23,6 +23,11 @@ public final class MigrationStore {
     }
   }()
 
+  /// The page size of new store files: legacy records are tens of kilobytes each, and 16 KiB
+  /// pages write them about 40 % faster than SQLite's default 4 KiB (measured with
+  /// `bench ingest`); larger pages were slower again.
+  static let pageSize = 16384
+
   /// The underlying connection, for the store's own extensions.
   let database: SQLiteDatabase
 
@@ -40,7 +45,8 @@ public final class MigrationStore {
   public init(path: String, readOnly: Bool = false, now: () -> Int64) throws {
     database = try SQLiteDatabase(
       location: .path(path), mode: readOnly ? .readOnly : .readWriteCreate,
-      expectedApplicationID: SchemaMigrator.receiptMigrateApplicationID)
+      expectedApplicationID: SchemaMigrator.receiptMigrateApplicationID,
+      pageSizeForNewFiles: Self.pageSize)
     _ = try Self.migrator.migrate(database, now: now)
   }
 
@@ -60,6 +66,23 @@ public final class MigrationStore {
   /// - Throws: what `body` throws (after rolling back), or `SQLiteError`.
   public func writeTransaction<Result>(_ body: () throws -> Result) throws -> Result {
     try database.transaction(.immediate, body)
+  }
+
+  /// Prepares the connection for a long run of large writes: checkpoints the write-ahead log
+  /// every 64 MiB instead of every 4 MiB, and keeps more pages in memory.
+  ///
+  /// - Throws: `SQLiteError`.
+  public func beginBulkWrites() throws {
+    try database.execute(
+      "PRAGMA wal_autocheckpoint = \(64 * 1024 * 1024 / Self.pageSize); PRAGMA cache_size = -16384")
+  }
+
+  /// Ends a run of large writes: folds the write-ahead log into the database file and restores
+  /// the usual checkpoint interval.
+  ///
+  /// - Throws: `SQLiteError`.
+  public func endBulkWrites() throws {
+    try database.execute("PRAGMA wal_checkpoint(TRUNCATE); PRAGMA wal_autocheckpoint = 1000")
   }
 
   /// Closes the file; the store cannot be used afterwards.

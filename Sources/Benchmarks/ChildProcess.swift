@@ -1,0 +1,54 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs another program and measures it from outside: wall time and peak resident memory
+/// (`wait4`'s `ru_maxrss`), which `Process` does not report.
+public enum ChildProcess {
+  /// What a finished child reported.
+  public struct Outcome: Sendable {
+    /// The exit status (or 128 + signal).
+    public var status: Int32
+    /// Wall-clock seconds from spawn to exit.
+    public var seconds: Double
+    /// Peak resident set size in bytes.
+    public var peakResidentBytes: Int64
+    /// User plus system CPU seconds the child used.
+    public var cpuSeconds: Double
+  }
+
+  /// Runs a program to completion, with its output discarded.
+  ///
+  /// - Parameters:
+  ///   - executable: the program's path.
+  ///   - arguments: its arguments.
+  /// - Returns: status, time and peak memory.
+  /// - Throws: when the program cannot be started.
+  public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    let started = DispatchTime.now().uptimeNanoseconds
+    let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard result == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
+    }
+    var status: Int32 = 0
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    let exited = status & 0x7F == 0
+    return Outcome(
+      status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), seconds: seconds,
+      peakResidentBytes: Int64(usage.ru_maxrss) * 1024,
+      cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
+  }
+}

@@ -1,0 +1,11 @@
+import ArgumentParsing
+
+/// `receipt-migrate bench`: rerunnable performance measurements that print their figures.
+struct BenchCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bench",
+    abstract: "Measure throughput and memory; see Documentation/Performance.md.",
+    discussion: "Build in release mode first: swift run -c release receipt-migrate bench <name>.",
+    subcommands: [IngestBenchCommand.self]
+  )
+}
