@@ -33,7 +33,9 @@ public enum ChildProcess {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer {
+      for argument in argv { free(argument) }
+    }
     var pid: pid_t = 0
     let started = DispatchTime.now().uptimeNanoseconds
     let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)

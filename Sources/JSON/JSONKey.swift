@@ -32,12 +32,13 @@ public struct JSONKey: CustomStringConvertible {
 
   /// Whether the key equals the given literal, compared byte by byte.
   ///
+  /// Always inlined: decoders compare each key with dozens of literals, and the length check
+  /// that rejects almost all of them must not pay for a call.
+  ///
   /// - Parameters:
   ///   - key: the key read from the document.
   ///   - literal: a string literal such as `"expires_date_ms"`.
   /// - Returns: `true` when the UTF-8 bytes are identical.
-  // Always inlined: decoders compare each key with dozens of literals, and the length check
-  // that rejects almost all of them must not pay for a call.
   @inlinable @inline(__always)
   public static func == (key: JSONKey, literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
