@@ -40,6 +40,13 @@ let package = Package(
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
+    // MARK: - Simulator
+
+    .target(
+      name: "AppStoreSimulator",
+      dependencies: ["Chronology", "JSON", "CryptoSupport", "LegacyReceipts"]
+    ),
+
     // MARK: - Stages
 
     .target(

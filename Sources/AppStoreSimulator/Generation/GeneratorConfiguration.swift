@@ -1,0 +1,53 @@
+import Chronology
+import LegacyReceipts
+
+/// The knobs of the world generator: the world's clock, how customers behave, and how messy
+/// the team's legacy archive is. The defaults give realistic proportions: most customers
+/// simple, a long tail of complex histories.
+public struct GeneratorConfiguration: Sendable {
+  /// The world's clock.
+  public var now = Timestamp(millisecondsSince1970: 1_761_955_200_000)  // 2025-11-01T00:00:00Z
+  /// The billing grace period, in days.
+  public var gracePeriodDays = 16
+  /// How customer stories are distributed (relative weights).
+  public var archetypeWeights: [(CustomerArchetype, Double)] = CustomerArchetype.defaultWeights
+
+  // MARK: - Account structure
+
+  /// Share of accounts linked to two Apple Accounts (the user changed Apple ID).
+  public var twoAppleAccountsRate = 0.02
+  /// Share of accounts that share their Apple Account with another account.
+  public var sharedAppleAccountRate = 0.02
+  /// Share of accounts whose only record is an error response.
+  public var errorOnlyRate = 0.02
+  /// Share of accounts whose ids the App Store has forgotten (a cleared sandbox account).
+  public var forgottenRate = 0.015
+  /// Share of accounts with an older snapshot besides the latest one.
+  public var secondSnapshotRate = 0.15
+
+  // MARK: - Legacy mess
+
+  /// Share of records in the iOS 6 layout (customers with a single subscription).
+  public var iOS6Rate = 0.02
+  /// Share of records fetched with `exclude-old-transactions`.
+  public var excludeOldTransactionsRate = 0.10
+  /// Share of records whose `latest_receipt_info` repeats entries.
+  public var duplicateEntriesRate = 0.05
+  /// Share of records written with JSON numbers and booleans.
+  public var jsonNumbersRate = 0.10
+  /// Share of upgrades marked only with `cancellation_date`.
+  public var upgradeByCancellationRate = 0.5
+  /// Share of records the team stored as raw receipts only (0 until raw receipts are read).
+  public var rawReceiptRate = 0.0
+
+  // MARK: - The team's table
+
+  /// For each legacy bug, the share of accounts whose table row it decided.
+  public var tableFlawRates: [(LegacyLogicFlaw, Double)] = [
+    (.ignoresCancellation, 0.05), (.noGracePeriod, 0.05), (.autoRenewMeansEntitled, 0.05),
+    (.missingIntentMeansActive, 0.03), (.takesLastArrayElement, 0.05), (.readsInAppInsteadOfLatest, 0.03),
+  ]
+
+  /// The default configuration.
+  public init() {}
+}

@@ -1,0 +1,30 @@
+/// Hands out the ids of one customer: transaction ids, web order line item ids and the app
+/// transaction id, unique across the world and shaped like Apple's (16-digit production ids,
+/// short sandbox ids, 18-digit app transaction ids).
+struct IdentifierAllocator {
+  private let base: Int64
+  private let webOrderBase: Int64
+  private var next: Int64 = 1
+
+  /// The customer's `appTransactionId`.
+  let appTransactionId: String
+
+  init(customer index: Int, environment: SimulatedEnvironment) {
+    let customer = Int64(index)
+    switch environment {
+    case .production:
+      base = 2_000_000_000_000_000 + customer * 10_000
+      webOrderBase = 600_000_000_000_000 + customer * 10_000
+    case .sandbox:
+      base = 2_000_000_000 + customer * 1000
+      webOrderBase = 300_000_000 + customer * 1000
+    }
+    appTransactionId = String(704_000_000_000_000_000 + customer * 1000 + 7)
+  }
+
+  /// The next transaction id and its matching web order line item id.
+  mutating func transactionId() -> (transactionId: String, webOrderLineItemId: String) {
+    defer { next += 1 }
+    return (String(base + next), String(webOrderBase + next))
+  }
+}

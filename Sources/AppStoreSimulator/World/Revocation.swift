@@ -1,0 +1,38 @@
+import Chronology
+
+/// How and when a transaction was taken back: a refund, a prorated refund, or removal from
+/// Family Sharing.
+public struct Revocation: Hashable, Sendable {
+  /// `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`.
+  public enum Kind: String, CaseIterable, Hashable, Sendable {
+    /// A full refund.
+    case refundFull = "REFUND_FULL"
+    /// A partial refund, which legacy receipts cannot represent.
+    case refundProrated = "REFUND_PRORATED"
+    /// The family organiser stopped sharing, or the member left the family.
+    case familyRevoke = "FAMILY_REVOKE"
+  }
+
+  /// When it happened.
+  public var date: Timestamp
+  /// What it was.
+  public var kind: Kind
+  /// `revocationReason`: 1 an issue in the app, 0 another reason.
+  public var reason: Int64
+  /// `revocationPercentage` in milli-units (50000 = 50 %), for prorated refunds.
+  public var percentageMilli: Int64?
+
+  /// Creates a revocation.
+  ///
+  /// - Parameters:
+  ///   - date: when it happened.
+  ///   - kind: what it was.
+  ///   - reason: 1 app issue, 0 other.
+  ///   - percentageMilli: the refunded share, for prorated refunds.
+  public init(date: Timestamp, kind: Kind, reason: Int64, percentageMilli: Int64? = nil) {
+    self.date = date
+    self.kind = kind
+    self.reason = reason
+    self.percentageMilli = percentageMilli
+  }
+}

@@ -1,0 +1,49 @@
+import Chronology
+
+/// The simulated App Store's truth for one app: its products, its customers and everything they
+/// did, and the team's accounts with the legacy records the team stored. Everything is derived
+/// deterministically from a seed, with a fixed clock.
+public struct World: Hashable, Sendable {
+  /// The version of `world.json`; bump it when the format changes incompatibly.
+  public static let formatVersion = 1
+
+  /// The seed it was generated from.
+  public var seed: UInt64
+  /// The world's clock: "now" for the simulator and the default comparison instant.
+  public var now: Timestamp
+  /// The app's bundle id.
+  public var bundleId: String
+  /// The app's Apple id.
+  public var appAppleId: Int64
+  /// The app's products.
+  public var products: [SimulatedProduct]
+  /// Every customer, by index.
+  public var customers: [Customer]
+  /// The team's accounts.
+  public var accounts: [TeamAccount]
+  /// The length of the billing grace period the app enabled, in days.
+  public var gracePeriodDays: Int
+
+  /// Creates a world.
+  public init(
+    seed: UInt64, now: Timestamp, bundleId: String = "com.example.studio", appAppleId: Int64 = 1_234_567_890,
+    products: [SimulatedProduct] = SimulatedProduct.catalogue, customers: [Customer] = [], accounts: [TeamAccount] = [],
+    gracePeriodDays: Int = 16
+  ) {
+    self.seed = seed
+    self.now = now
+    self.bundleId = bundleId
+    self.appAppleId = appAppleId
+    self.products = products
+    self.customers = customers
+    self.accounts = accounts
+    self.gracePeriodDays = gracePeriodDays
+  }
+
+  /// The product with this id.
+  ///
+  /// - Parameter id: the product id.
+  public func product(_ id: String) -> SimulatedProduct? {
+    products.first { $0.id == id }
+  }
+}
