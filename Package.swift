@@ -24,6 +24,17 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"])]
     ),
 
+    // MARK: - HTTP server
+
+    .target(
+      name: "HTTPServer",
+      dependencies: []
+    ),
+    .testTarget(
+      name: "HTTPServerTests",
+      dependencies: ["HTTPServer"]
+    ),
+
     // MARK: - Executable
 
     .executableTarget(
