@@ -92,6 +92,10 @@ final class Connection {
       switch delivery.outcome {
       case .sent where delivery.keepAlive:
         buffer.releaseExcessCapacity()
+      case .sent where !head.keepAlive && buffer.isEmpty:
+        // The client asked for the close and may send nothing more (RFC 9112 §9.6), so there is
+        // no input to drain and no reason to hold the connection open.
+        return .close
       case .sent, .truncated:
         return .lingeringClose
       case .closedWithoutResponse, .failed:

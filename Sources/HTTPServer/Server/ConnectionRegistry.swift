@@ -26,6 +26,8 @@ struct ConnectionRegistry {
 
   var count: Int { entries.count }
 
+  var idleCount: Int { entries.values.count { $0.idleSince != nil } }
+
   /// Adds a newly accepted connection, before its thread starts.
   mutating func register(descriptor: Int32) -> UInt64 {
     nextIdentifier += 1
@@ -71,10 +73,15 @@ struct ConnectionRegistry {
     return finishedThreads
   }
 
-  /// Shuts down the connection that has been idle longest, if there is an idle one.
+  /// Shuts down the connection that has been idle longest, if there is an idle one and no other
+  /// connection is already closing for capacity.
+  ///
+  /// One at a time: the acceptor may wake again before the closing connection has left the
+  /// registry, and must not take that for a reason to close a second one.
   ///
   /// - Returns: Whether a connection was shut down.
   mutating func shutDownLongestIdle() -> Bool {
+    guard !entries.values.contains(where: \.isClosedForCapacity) else { return false }
     let candidate = entries.filter { !$0.value.isClosedForCapacity }
       .compactMap { entry in entry.value.idleSince.map { (entry.key, $0) } }
       .min { $0.1 < $1.1 }

@@ -29,7 +29,7 @@ public final class HTTPServer: Sendable {
   /// The configuration the server was started with.
   public let configuration: HTTPServerConfiguration
 
-  private let core: ServerCore
+  let core: ServerCore
   /// The acceptor thread while running; `nil` once stopped.
   private let acceptor: Mutex<pthread_t?>
 
@@ -77,7 +77,7 @@ public final class HTTPServer: Sendable {
       throw error
     }
     do throws(HTTPServerError) {
-      let acceptor = try NativeThread.spawn { core.acceptConnections() }
+      let acceptor = try NativeThread.spawn(name: "http-acceptor") { core.acceptConnections() }
       return HTTPServer(address: address, core: core, acceptor: acceptor)
     } catch {
       core.closeListener()

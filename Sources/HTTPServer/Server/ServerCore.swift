@@ -137,7 +137,7 @@ final class ServerCore: Sendable {
       core: self, socket: descriptor, identifier: identifier,
       remoteAddress: Socket.socketAddress(address))
     do {
-      _ = try NativeThread.spawn { connection.run() }
+      _ = try NativeThread.spawn(name: "http-connection") { connection.run() }
       return true
     } catch {
       registry.withLock { $0.unregister(identifier) }
