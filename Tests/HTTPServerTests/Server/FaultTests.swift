@@ -50,6 +50,28 @@ struct FaultTests {
     }
   }
 
+  /// Not the server's behaviour but libcurl's, pinned here because a simulator must plan for it:
+  /// when a reused keep-alive connection is closed before any byte of the answer, curl resends
+  /// the request once on a new connection. A fault injected only on "the next request" is then
+  /// invisible to the client; a fault meant to reach it must meet the retry too.
+  @Test func urlSessionResendsARequestDroppedOnAReusedConnectionOnce() async throws {
+    let server = try HTTPServer.start(handler: Self.handler)
+    defer { server.stop() }
+    let session = session()
+    defer { session.invalidateAndCancel() }
+    _ = try await session.data(from: url(server, "/"))
+    do {
+      _ = try await session.data(from: url(server, "/close"))
+      Issue.record("URLSession returned a response the server never sent")
+    } catch let error as URLError {
+      #expect(error.code == .badServerResponse)
+    }
+    server.stop()
+    #expect(server.statistics.requestsServed == 3)
+    #expect(server.statistics.faultsClosedWithoutResponse == 2)
+    #expect(server.statistics.connectionsAccepted == 2)
+  }
+
   @Test func urlSessionGetsTheWholeAnswerAfterADelay() async throws {
     let server = try HTTPServer.start(handler: Self.handler)
     defer { server.stop() }
