@@ -29,6 +29,7 @@ public final class HTTPServer: Sendable {
   /// The configuration the server was started with.
   public let configuration: HTTPServerConfiguration
 
+  /// Internal so that tests can watch the stop sequence and the registry.
   let core: ServerCore
   /// The acceptor thread while running; `nil` once stopped.
   private let acceptor: Mutex<pthread_t?>

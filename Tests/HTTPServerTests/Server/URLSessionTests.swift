@@ -73,6 +73,23 @@ struct URLSessionTests {
     #expect(String(decoding: data, as: UTF8.self) == "1,4|Bearer token")
   }
 
+  @Test func uploadsALargeBodyThatArrivesInManySegments() async throws {
+    let server = try HTTPServer.start { request in
+      HTTPResponse(
+        body: Array("\(request.body.count) \(request.body.reduce(0) { $0 &+ Int($1) })".utf8))
+    }
+    defer { server.stop() }
+    let session = session()
+    defer { session.invalidateAndCancel() }
+    let payload = (0..<900_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    var request = URLRequest(url: try url(server, "/upload"))
+    request.httpMethod = "PUT"
+    request.httpBody = Data(payload)
+    let (data, _) = try await session.data(for: request)
+    let checksum = payload.reduce(0) { $0 &+ Int($1) }
+    #expect(String(decoding: data, as: UTF8.self) == "900000 \(checksum)")
+  }
+
   @Test func uploadsAContentLengthBody() async throws {
     let server = try HTTPServer.start(handler: TestHandlers.echo)
     defer { server.stop() }
