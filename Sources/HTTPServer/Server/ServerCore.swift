@@ -27,27 +27,19 @@ final class ServerCore: Sendable {
   init(
     configuration: HTTPServerConfiguration, handler: @escaping HTTPServer.Handler, listener: Int32
   ) throws(HTTPServerError) {
-    let stoppingSignal = try WakeSignal()
-    let forcedSignal: WakeSignal
-    let wakeSignal: WakeSignal
+    var signals: [WakeSignal] = []
     do throws(HTTPServerError) {
-      forcedSignal = try WakeSignal()
-      do throws(HTTPServerError) {
-        wakeSignal = try WakeSignal()
-      } catch {
-        forcedSignal.close()
-        throw error
-      }
+      while signals.count < 3 { signals.append(try WakeSignal()) }
     } catch {
-      stoppingSignal.close()
+      for signal in signals { signal.close() }
       throw error
     }
     self.configuration = configuration
     self.handler = handler
     self.listener = listener
-    self.stoppingSignal = stoppingSignal
-    self.forcedSignal = forcedSignal
-    self.wakeSignal = wakeSignal
+    self.stoppingSignal = signals[0]
+    self.forcedSignal = signals[1]
+    self.wakeSignal = signals[2]
   }
 
   var isStopping: Bool { stopping.load(ordering: .acquiring) }
