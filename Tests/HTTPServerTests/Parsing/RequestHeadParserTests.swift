@@ -4,17 +4,24 @@ import Testing
 
 @Suite("Request head parsing")
 struct RequestHeadParserTests {
-  /// Parses `text` (lines joined by CRLF, without the final blank line) as the parser sees it.
+  /// Parses `lines` joined by CRLF, without the final blank line, as the parser sees a head.
   private func parse(_ lines: [String]) throws(RequestRejection) -> RequestHead {
-    let bytes = Array(lines.joined(separator: "\r\n").utf8)
-    return try bytes.withUnsafeBufferPointer { buffer throws(RequestRejection) in
+    try parse(bytes: Array(lines.joined(separator: "\r\n").utf8))
+  }
+
+  private func parse(bytes: [UInt8]) throws(RequestRejection) -> RequestHead {
+    try bytes.withUnsafeBufferPointer { buffer throws(RequestRejection) in
       try RequestHeadParser.parse(buffer)
     }
   }
 
   private func rejection(_ lines: [String]) -> RequestRejection? {
-    do {
-      _ = try parse(lines)
+    rejection(bytes: Array(lines.joined(separator: "\r\n").utf8))
+  }
+
+  private func rejection(bytes: [UInt8]) -> RequestRejection? {
+    do throws(RequestRejection) {
+      _ = try parse(bytes: bytes)
       return nil
     } catch {
       return error
@@ -181,17 +188,8 @@ struct RequestHeadParserTests {
   }
 
   @Test func refusesInvalidUTF8InAFieldValue() {
-    var bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX: ".utf8)
-    bytes += [0xC3, 0x28]
-    let status = bytes.withUnsafeBufferPointer { buffer -> HTTPStatus? in
-      do throws(RequestRejection) {
-        _ = try RequestHeadParser.parse(buffer)
-        return nil
-      } catch {
-        return error.status
-      }
-    }
-    #expect(status == .badRequest)
+    let bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX: ".utf8) + [0xC3, 0x28]
+    #expect(rejection(bytes: bytes)?.status == .badRequest)
   }
 
   @Test(
