@@ -42,6 +42,7 @@ let package = Package(
 
     // MARK: - Simulator
 
+    .target(name: "HTTPServer"),
     .target(
       name: "AppStoreSimulator",
       dependencies: ["Chronology", "JSON", "CryptoSupport", "LegacyReceipts"]
@@ -87,6 +88,7 @@ let package = Package(
       dependencies: ["MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology"]
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
   ],
