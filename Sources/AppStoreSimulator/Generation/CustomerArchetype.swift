@@ -27,8 +27,10 @@ public enum CustomerArchetype: String, CaseIterable, Sendable {
 
   /// The default, realistic mix.
   public static let defaultWeights: [(CustomerArchetype, Double)] = [
-    (.neverPurchased, 5), (.consumablesOnly, 3), (.loyalSubscriber, 30), (.churned, 14), (.wonBack, 3),
-    (.billingTrouble, 9), (.changedPlan, 6), (.refunded, 4), (.oneTimeBuyer, 9), (.familyOrganiser, 3),
+    (.neverPurchased, 5), (.consumablesOnly, 3), (.loyalSubscriber, 30), (.churned, 14),
+    (.wonBack, 3),
+    (.billingTrouble, 9), (.changedPlan, 6), (.refunded, 4), (.oneTimeBuyer, 9),
+    (.familyOrganiser, 3),
     (.sandboxTester, 3), (.complex, 8),
   ]
 }

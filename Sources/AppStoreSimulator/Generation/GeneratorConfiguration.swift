@@ -45,7 +45,8 @@ public struct GeneratorConfiguration: Sendable {
   /// For each legacy bug, the share of accounts whose table row it decided.
   public var tableFlawRates: [(LegacyLogicFlaw, Double)] = [
     (.ignoresCancellation, 0.05), (.noGracePeriod, 0.05), (.autoRenewMeansEntitled, 0.05),
-    (.missingIntentMeansActive, 0.03), (.takesLastArrayElement, 0.05), (.readsInAppInsteadOfLatest, 0.03),
+    (.missingIntentMeansActive, 0.03), (.takesLastArrayElement, 0.05),
+    (.readsInAppInsteadOfLatest, 0.03),
   ]
 
   /// The default configuration.

@@ -13,13 +13,18 @@ struct SubscriptionSimulator {
     var story: [String] = []
   }
 
-  func simulate(_ plan: SubscriptionPlan, ids: inout IdentifierAllocator, random: inout SeededRandom) -> Outcome {
+  func simulate(
+    _ plan: SubscriptionPlan, ids: inout IdentifierAllocator, random: inout SeededRandom
+  ) -> Outcome {
     var product = plan.product
     let group = product.group ?? "unknown"
     let first = ids.transactionId()
     let original = first.transactionId
-    var outcome = Outcome(timeline: RenewalTimeline(originalTransactionId: original, group: group, events: []))
-    var events: [(at: Timestamp, state: RenewalState)] = [(plan.start, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id))]
+    var outcome = Outcome(
+      timeline: RenewalTimeline(originalTransactionId: original, group: group, events: []))
+    var events: [(at: Timestamp, state: RenewalState)] = [
+      (plan.start, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id))
+    ]
     var periodStart = plan.start
     var period = 0
     var ending = plan.ending
@@ -36,26 +41,33 @@ struct SubscriptionSimulator {
       nextIds = nil
       var offer: Offer?
       if period == 0 && plan.introductoryTrial {
-        offer = Offer(type: 1, identifier: nil, discountType: "FREE_TRIAL", period: product.periodDays == 365 ? "P1M" : "P1W")
+        offer = Offer(
+          type: 1, identifier: nil, discountType: "FREE_TRIAL",
+          period: product.periodDays == 365 ? "P1M" : "P1W")
       } else if let comebackOffer {
         offer = comebackOffer
       }
       comebackOffer = nil
       outcome.transactions.append(
         SimulatedTransaction(
-          transactionId: ids.transactionId, originalTransactionId: original, webOrderLineItemId: ids.webOrderLineItemId,
+          transactionId: ids.transactionId, originalTransactionId: original,
+          webOrderLineItemId: ids.webOrderLineItemId,
           productId: product.id, kind: .autoRenewable, group: group, purchaseDate: periodStart,
           originalPurchaseDate: plan.start, expiresDate: expires, ownership: .purchased,
-          reason: period == 0 ? "PURCHASE" : "RENEWAL", offer: offer, priceMilli: offer?.type == 1 ? 0 : product.priceMilli))
+          reason: period == 0 ? "PURCHASE" : "RENEWAL", offer: offer,
+          priceMilli: offer?.type == 1 ? 0 : product.priceMilli))
       let current = outcome.transactions.count - 1
 
       // An immediate upgrade inside this period starts a new period at once.
-      if case .upgrade(let upgradePeriod, let day, let target)? = plan.change, upgradePeriod == period {
+      if case .upgrade(let upgradePeriod, let day, let target)? = plan.change,
+        upgradePeriod == period
+      {
         let moment = periodStart.adding(milliseconds: Int64(day) * Timestamp.millisecondsPerDay)
         if moment < now && moment < expires {
           outcome.transactions[current].upgradedAt = moment
           product = target
-          events.append((moment, RenewalState(autoRenewStatus: true, autoRenewProductId: target.id)))
+          events.append(
+            (moment, RenewalState(autoRenewStatus: true, autoRenewProductId: target.id)))
           outcome.story.append("upgraded to \(target.id) on \(moment)")
           periodStart = moment
           period += 1
@@ -63,10 +75,13 @@ struct SubscriptionSimulator {
         }
       }
       // A downgrade or crossgrade is chosen now and takes effect at renewal.
-      if case .atRenewal(let changePeriod, let target, let label)? = plan.change, changePeriod == period {
+      if case .atRenewal(let changePeriod, let target, let label)? = plan.change,
+        changePeriod == period
+      {
         let moment = periodStart.adding(milliseconds: length / 2)
         if moment < now {
-          events.append((moment, RenewalState(autoRenewStatus: true, autoRenewProductId: target.id)))
+          events.append(
+            (moment, RenewalState(autoRenewStatus: true, autoRenewProductId: target.id)))
           pendingProduct = target
           outcome.story.append("\(label) to \(target.id) chosen on \(moment), effective at renewal")
         }
@@ -79,30 +94,52 @@ struct SubscriptionSimulator {
         outcome.transactions[current].revocation = Revocation(
           date: moment, kind: kind, reason: random.chance(0.3) ? 1 : 0,
           percentageMilli: kind == .refundProrated ? Int64(random.int(in: 20...80)) * 1000 : nil)
-        events.append((moment, RenewalState(autoRenewStatus: false, autoRenewProductId: product.id, expirationIntent: .customerCancelled)))
-        outcome.story.append("\(kind == .refundFull ? "refunded" : "refunded in part") on \(moment)")
+        events.append(
+          (
+            moment,
+            RenewalState(
+              autoRenewStatus: false, autoRenewProductId: product.id,
+              expirationIntent: .customerCancelled)
+          ))
+        outcome.story.append(
+          "\(kind == .refundFull ? "refunded" : "refunded in part") on \(moment)")
         break periods
       case .churn(let afterPeriods, let intent) where afterPeriods == period + 1:
         if intent == 3 {
-          let notice = expires.adding(milliseconds: -Int64(plan.priceIncreaseNoticeDays) * Timestamp.millisecondsPerDay)
+          let notice = expires.adding(
+            milliseconds: -Int64(plan.priceIncreaseNoticeDays) * Timestamp.millisecondsPerDay)
           if notice < now {
-            events.append((max(notice, periodStart), RenewalState(autoRenewStatus: true, autoRenewProductId: product.id, priceIncreaseStatus: 0)))
+            events.append(
+              (
+                max(notice, periodStart),
+                RenewalState(
+                  autoRenewStatus: true, autoRenewProductId: product.id, priceIncreaseStatus: 0)
+              ))
           }
         }
         if intent == 1 {
-          let off = periodStart.adding(milliseconds: Int64(Double(length) * (0.2 + 0.6 * random.unit())))
+          let off = periodStart.adding(
+            milliseconds: Int64(Double(length) * (0.2 + 0.6 * random.unit())))
           if off < now {
-            events.append((off, RenewalState(autoRenewStatus: false, autoRenewProductId: product.id)))
+            events.append(
+              (off, RenewalState(autoRenewStatus: false, autoRenewProductId: product.id)))
           }
         }
         guard expires < now else { break periods }
         events.append(
-          (expires, RenewalState(autoRenewStatus: false, autoRenewProductId: product.id, expirationIntent: ExpirationIntent(rawValue: intent))))
+          (
+            expires,
+            RenewalState(
+              autoRenewStatus: false, autoRenewProductId: product.id,
+              expirationIntent: ExpirationIntent(rawValue: intent))
+          ))
         outcome.story.append("expired on \(expires) (\(ExpirationIntent(rawValue: intent)))")
         if let back = comeback {
-          let restart = expires.adding(milliseconds: Int64(back.afterDays) * Timestamp.millisecondsPerDay)
+          let restart = expires.adding(
+            milliseconds: Int64(back.afterDays) * Timestamp.millisecondsPerDay)
           guard restart < now else { break periods }
-          events.append((restart, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id)))
+          events.append(
+            (restart, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id)))
           outcome.story.append("came back on \(restart) with offer type \(back.offer.type)")
           comebackOffer = back.offer
           comeback = nil
@@ -114,17 +151,23 @@ struct SubscriptionSimulator {
         break periods
       case .billingFailure(let afterPeriods, let result) where afterPeriods == period + 1:
         guard expires < now else { break periods }
-        let grace = expires.adding(milliseconds: Int64(gracePeriodDays) * Timestamp.millisecondsPerDay)
+        let grace = expires.adding(
+          milliseconds: Int64(gracePeriodDays) * Timestamp.millisecondsPerDay)
         events.append(
-          (expires, RenewalState(
-            autoRenewStatus: true, autoRenewProductId: product.id, expirationIntent: .billingError,
-            isInBillingRetryPeriod: true, gracePeriodExpiresDate: grace)))
+          (
+            expires,
+            RenewalState(
+              autoRenewStatus: true, autoRenewProductId: product.id,
+              expirationIntent: .billingError,
+              isInBillingRetryPeriod: true, gracePeriodExpiresDate: grace)
+          ))
         outcome.story.append("billing failed on \(expires)")
         switch result {
         case .recovered(let days):
           let recovery = expires.adding(milliseconds: Int64(days) * Timestamp.millisecondsPerDay)
           guard recovery < now else { break periods }
-          events.append((recovery, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id)))
+          events.append(
+            (recovery, RenewalState(autoRenewStatus: true, autoRenewProductId: product.id)))
           outcome.story.append("billing recovered on \(recovery)")
           periodStart = recovery
           period += 1
@@ -132,7 +175,13 @@ struct SubscriptionSimulator {
         case .gaveUp:
           let end = expires.adding(milliseconds: 60 * Timestamp.millisecondsPerDay)
           if end < now {
-            events.append((end, RenewalState(autoRenewStatus: false, autoRenewProductId: product.id, expirationIntent: .billingError)))
+            events.append(
+              (
+                end,
+                RenewalState(
+                  autoRenewStatus: false, autoRenewProductId: product.id,
+                  expirationIntent: .billingError)
+              ))
             outcome.story.append("billing retry ended on \(end)")
           }
           break periods

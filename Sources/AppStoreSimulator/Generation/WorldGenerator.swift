@@ -35,7 +35,11 @@ public struct WorldGenerator: Sendable {
         (.sharedAppleAccount, remaining >= 2 ? configuration.sharedAppleAccountRate : 0),
         (.errorOnly, configuration.errorOnlyRate),
         (.forgotten, configuration.forgottenRate),
-        (.single, 1 - configuration.twoAppleAccountsRate - configuration.sharedAppleAccountRate - configuration.errorOnlyRate - configuration.forgottenRate),
+        (
+          .single,
+          1 - configuration.twoAppleAccountsRate - configuration.sharedAppleAccountRate
+            - configuration.errorOnlyRate - configuration.forgottenRate
+        ),
       ])
       switch structure {
       case .single:
@@ -50,26 +54,38 @@ public struct WorldGenerator: Sendable {
         }
       case .twoAppleAccounts:
         let former = addCustomer(.churned, to: &world, random: &random)
-        let current = addCustomer(random.pick([(.loyalSubscriber, 3), (.oneTimeBuyer, 1), (.billingTrouble, 1)]), to: &world, random: &random)
-        world.customers[former].story.append("the team account later switched to another Apple Account")
+        let current = addCustomer(
+          random.pick([(.loyalSubscriber, 3), (.oneTimeBuyer, 1), (.billingTrouble, 1)]),
+          to: &world, random: &random)
+        world.customers[former].story.append(
+          "the team account later switched to another Apple Account")
         addAccount(for: [former, current], to: &world, random: &random)
       case .sharedAppleAccount:
-        let customer = addCustomer(random.pick([(.loyalSubscriber, 3), (.churned, 1)]), to: &world, random: &random)
+        let customer = addCustomer(
+          random.pick([(.loyalSubscriber, 3), (.churned, 1)]), to: &world, random: &random)
         world.customers[customer].story.append("used by two team accounts")
         addAccount(for: [customer], to: &world, random: &random)
         addAccount(for: [customer], to: &world, random: &random)
       case .errorOnly:
-        let customer = addCustomer(random.pick(configuration.archetypeWeights), to: &world, random: &random)
-        let code: Int64 = random.pick([(21002, 3), (21003, 1), (21005, 1), (21009, 1), (21010, 3), (21104, 1)])
+        let customer = addCustomer(
+          random.pick(configuration.archetypeWeights), to: &world, random: &random)
+        let code: Int64 = random.pick([
+          (21002, 3), (21003, 1), (21005, 1), (21009, 1), (21010, 3), (21104, 1),
+        ])
         let captured = captureInstant(for: world.customers[customer], random: &random)
         world.accounts.append(
           TeamAccount(
             id: accountId(world.accounts.count), customers: [customer],
-            snapshots: [LegacySnapshot(customer: customer, capturedAt: captured, style: .errorStatus, status: code)]))
+            snapshots: [
+              LegacySnapshot(
+                customer: customer, capturedAt: captured, style: .errorStatus, status: code)
+            ]))
       case .forgotten:
-        let customer = addCustomer(.loyalSubscriber, to: &world, random: &random, environment: .sandbox)
+        let customer = addCustomer(
+          .loyalSubscriber, to: &world, random: &random, environment: .sandbox)
         world.customers[customer].isForgotten = true
-        world.customers[customer].story.append("the sandbox account was cleared: the App Store no longer knows its ids")
+        world.customers[customer].story.append(
+          "the sandbox account was cleared: the App Store no longer knows its ids")
         addAccount(for: [customer], to: &world, random: &random)
       }
     }
@@ -94,16 +110,21 @@ public struct WorldGenerator: Sendable {
       if random.chance(configuration.secondSnapshotRate) {
         let earlier = Timestamp(
           millisecondsSince1970: world.customers[customer].firstSeen.millisecondsSince1970
-            + Int64(random.unit() * Double(latest.milliseconds(since: world.customers[customer].firstSeen))))
+            + Int64(
+              random.unit()
+                * Double(latest.milliseconds(since: world.customers[customer].firstSeen))))
         snapshots.append(snapshot(of: world.customers[customer], at: earlier, random: &random))
       }
       snapshots.append(snapshot(of: world.customers[customer], at: latest, random: &random))
     }
     var flaws: [LegacyLogicFlaw] = []
-    for (flaw, rate) in configuration.tableFlawRates where random.chance(rate) { flaws.append(flaw) }
+    for (flaw, rate) in configuration.tableFlawRates where random.chance(rate) {
+      flaws.append(flaw)
+    }
     world.accounts.append(
       TeamAccount(
-        id: accountId(world.accounts.count), customers: customers, snapshots: snapshots.sorted { $0.capturedAt < $1.capturedAt },
+        id: accountId(world.accounts.count), customers: customers,
+        snapshots: snapshots.sorted { $0.capturedAt < $1.capturedAt },
         tableFlaws: flaws))
   }
 
@@ -114,12 +135,19 @@ public struct WorldGenerator: Sendable {
     let earliest = first.adding(milliseconds: Timestamp.millisecondsPerHour)
     let latest = now.adding(milliseconds: -Timestamp.millisecondsPerDay)
     guard earliest < latest else { return latest }
-    return earliest.adding(milliseconds: Int64(random.unit() * Double(latest.milliseconds(since: earliest))))
+    return earliest.adding(
+      milliseconds: Int64(random.unit() * Double(latest.milliseconds(since: earliest))))
   }
 
-  private func snapshot(of customer: Customer, at instant: Timestamp, random: inout SeededRandom) -> LegacySnapshot {
-    let subscriptions = Set(customer.transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= instant }.map(\.originalTransactionId))
-    let others = customer.transactions.filter { $0.kind != .autoRenewable && $0.kind != .consumable && $0.purchaseDate <= instant }
+  private func snapshot(of customer: Customer, at instant: Timestamp, random: inout SeededRandom)
+    -> LegacySnapshot
+  {
+    let subscriptions = Set(
+      customer.transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= instant }.map(
+        \.originalTransactionId))
+    let others = customer.transactions.filter {
+      $0.kind != .autoRenewable && $0.kind != .consumable && $0.purchaseDate <= instant
+    }
     var style = LegacySnapshot.Style.modern
     if subscriptions.count == 1 && others.isEmpty && random.chance(configuration.iOS6Rate) {
       style = .iOS6
@@ -146,7 +174,8 @@ public struct WorldGenerator: Sendable {
     let age = archetype == .sandboxTester ? random.int(in: 2...120) : random.int(in: 20...900)
     var customer = Customer(
       index: index, appTransactionId: ids.appTransactionId, environment: environment,
-      firstSeen: now.adding(milliseconds: -Int64(age) * Timestamp.millisecondsPerDay), story: [archetype.rawValue])
+      firstSeen: now.adding(milliseconds: -Int64(age) * Timestamp.millisecondsPerDay),
+      story: [archetype.rawValue])
     if random.chance(0.3) {
       customer.restoredPurchasesAt = customer.firstSeen.adding(
         milliseconds: Int64(random.unit() * Double(now.milliseconds(since: customer.firstSeen))))
@@ -158,8 +187,11 @@ public struct WorldGenerator: Sendable {
       customer.renewals.append(outcome.timeline)
       customer.story += outcome.story
     }
-    customer.transactions += oneTimePurchases(for: archetype, customer: customer, ids: &ids, random: &random)
-    customer.transactions.sort { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }
+    customer.transactions += oneTimePurchases(
+      for: archetype, customer: customer, ids: &ids, random: &random)
+    customer.transactions.sort {
+      ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId)
+    }
     world.customers.append(customer)
     return index
   }
@@ -172,7 +204,9 @@ public struct WorldGenerator: Sendable {
 
   /// A subscription start some days after the customer arrived, and how many whole periods of
   /// `product` fit between it and now.
-  private func start(for customer: Customer, product: SimulatedProduct, random: inout SeededRandom) -> (Timestamp, Int) {
+  private func start(for customer: Customer, product: SimulatedProduct, random: inout SeededRandom)
+    -> (Timestamp, Int)
+  {
     let span = now.milliseconds(since: customer.firstSeen)
     let start = customer.firstSeen.adding(milliseconds: Int64(random.unit() * 0.3 * Double(span)))
     let length = days(product.periodDays ?? 30)
@@ -182,24 +216,32 @@ public struct WorldGenerator: Sendable {
   private func subscriptionProduct(random: inout SeededRandom) -> SimulatedProduct {
     product(
       random.pick([
-        ("com.example.pro.monthly", 40.0), ("com.example.pro.yearly", 12), ("com.example.plus.monthly", 20),
-        ("com.example.plus.yearly", 8), ("com.example.storage.monthly", 15), ("com.example.storage.yearly", 5),
+        ("com.example.pro.monthly", 40.0), ("com.example.pro.yearly", 12),
+        ("com.example.plus.monthly", 20),
+        ("com.example.plus.yearly", 8), ("com.example.storage.monthly", 15),
+        ("com.example.storage.yearly", 5),
       ]))
   }
 
-  private func plans(for archetype: CustomerArchetype, customer: Customer, random: inout SeededRandom) -> [SubscriptionPlan] {
+  private func plans(
+    for archetype: CustomerArchetype, customer: Customer, random: inout SeededRandom
+  ) -> [SubscriptionPlan] {
     switch archetype {
     case .neverPurchased, .consumablesOnly, .oneTimeBuyer:
       return []
     case .loyalSubscriber, .sandboxTester:
       let chosen = subscriptionProduct(random: &random)
       let (begin, _) = start(for: customer, product: chosen, random: &random)
-      return [SubscriptionPlan(product: chosen, start: begin, introductoryTrial: random.chance(0.4))]
+      return [
+        SubscriptionPlan(product: chosen, start: begin, introductoryTrial: random.chance(0.4))
+      ]
     case .familyOrganiser:
       let chosen = product("com.example.plus.yearly")
       let (begin, periods) = start(for: customer, product: chosen, random: &random)
       var plan = SubscriptionPlan(product: chosen, start: begin, introductoryTrial: false)
-      if random.chance(0.2) && periods >= 1 { plan.ending = .churn(afterPeriods: random.int(in: 1...periods), intent: 1) }
+      if random.chance(0.2) && periods >= 1 {
+        plan.ending = .churn(afterPeriods: random.int(in: 1...periods), intent: 1)
+      }
       return [plan]
     case .churned, .wonBack:
       return [churnPlan(customer: customer, comeback: archetype == .wonBack, random: &random)]
@@ -218,27 +260,39 @@ public struct WorldGenerator: Sendable {
           (refundPlan(customer: customer, random: &random), 1),
         ])
       ]
-      let storage = product(random.chance(0.7) ? "com.example.storage.monthly" : "com.example.storage.yearly")
+      let storage = product(
+        random.chance(0.7) ? "com.example.storage.monthly" : "com.example.storage.yearly")
       if plans[0].product.group != storage.group {
         let (begin, periods) = start(for: customer, product: storage, random: &random)
-        var plan = SubscriptionPlan(product: storage, start: begin, introductoryTrial: random.chance(0.3))
-        if random.chance(0.4) && periods >= 1 { plan.ending = .churn(afterPeriods: random.int(in: 1...periods), intent: 1) }
+        var plan = SubscriptionPlan(
+          product: storage, start: begin, introductoryTrial: random.chance(0.3))
+        if random.chance(0.4) && periods >= 1 {
+          plan.ending = .churn(afterPeriods: random.int(in: 1...periods), intent: 1)
+        }
         plans.append(plan)
       }
       return plans
     }
   }
 
-  private func churnPlan(customer: Customer, comeback: Bool, random: inout SeededRandom) -> SubscriptionPlan {
+  private func churnPlan(customer: Customer, comeback: Bool, random: inout SeededRandom)
+    -> SubscriptionPlan
+  {
     let chosen = subscriptionProduct(random: &random)
     let (begin, periods) = start(for: customer, product: chosen, random: &random)
-    var plan = SubscriptionPlan(product: chosen, start: begin, introductoryTrial: random.chance(0.4))
+    var plan = SubscriptionPlan(
+      product: chosen, start: begin, introductoryTrial: random.chance(0.4))
     let intent: Int64 = random.pick([(1, 60.0), (3, 15), (4, 10), (5, 15)])
     plan.ending = .churn(afterPeriods: random.int(in: 1...max(1, periods)), intent: intent)
     if comeback {
       let offer: Offer = random.pick([
-        (Offer(type: 4, identifier: "winback.50off", discountType: "PAY_AS_YOU_GO", period: "P3M"), 2.0),
-        (Offer(type: 2, identifier: "promo.return", discountType: "PAY_UP_FRONT", period: "P1M"), 1),
+        (
+          Offer(type: 4, identifier: "winback.50off", discountType: "PAY_AS_YOU_GO", period: "P3M"),
+          2.0
+        ),
+        (
+          Offer(type: 2, identifier: "promo.return", discountType: "PAY_UP_FRONT", period: "P1M"), 1
+        ),
         (Offer(type: 3, identifier: "SPRINGBACK", discountType: "FREE_TRIAL", period: "P1M"), 1),
       ])
       plan.comeback = (random.int(in: 5...120), offer)
@@ -269,12 +323,17 @@ public struct WorldGenerator: Sendable {
     let kind = random.int(in: 0...2)
     let (from, to, label): (String, String, String)
     switch kind {
-    case 0: (from, to, label) = ("com.example.pro.monthly", random.chance(0.7) ? "com.example.plus.monthly" : "com.example.plus.yearly", "upgrade")
+    case 0:
+      (from, to, label) = (
+        "com.example.pro.monthly",
+        random.chance(0.7) ? "com.example.plus.monthly" : "com.example.plus.yearly", "upgrade"
+      )
     case 1: (from, to, label) = ("com.example.plus.monthly", "com.example.pro.monthly", "downgrade")
     default: (from, to, label) = ("com.example.pro.monthly", "com.example.pro.yearly", "crossgrade")
     }
     let (begin, periods) = start(for: customer, product: product(from), random: &random)
-    var plan = SubscriptionPlan(product: product(from), start: begin, introductoryTrial: random.chance(0.3))
+    var plan = SubscriptionPlan(
+      product: product(from), start: begin, introductoryTrial: random.chance(0.3))
     let period = random.int(in: 0...max(0, periods))
     if label == "upgrade" {
       plan.change = .upgrade(period: period, dayIntoPeriod: random.int(in: 1...28), to: product(to))
@@ -299,7 +358,8 @@ public struct WorldGenerator: Sendable {
   }
 
   private func oneTimePurchases(
-    for archetype: CustomerArchetype, customer: Customer, ids: inout IdentifierAllocator, random: inout SeededRandom
+    for archetype: CustomerArchetype, customer: Customer, ids: inout IdentifierAllocator,
+    random: inout SeededRandom
   ) -> [SimulatedTransaction] {
     var purchases: [SimulatedTransaction] = []
     func buy(_ id: String, refund: Bool = false) {
@@ -308,21 +368,27 @@ public struct WorldGenerator: Sendable {
       let moment = customer.firstSeen.adding(milliseconds: Int64(random.unit() * Double(span)))
       let next = ids.transactionId()
       var transaction = SimulatedTransaction(
-        transactionId: next.transactionId, originalTransactionId: next.transactionId, webOrderLineItemId: nil,
-        productId: id, kind: chosen.kind, group: nil, purchaseDate: moment, originalPurchaseDate: moment, expiresDate: nil,
-        quantity: chosen.kind == .consumable ? Int64(random.int(in: 1...3)) : 1, ownership: .purchased, reason: "PURCHASE",
+        transactionId: next.transactionId, originalTransactionId: next.transactionId,
+        webOrderLineItemId: nil,
+        productId: id, kind: chosen.kind, group: nil, purchaseDate: moment,
+        originalPurchaseDate: moment, expiresDate: nil,
+        quantity: chosen.kind == .consumable ? Int64(random.int(in: 1...3)) : 1,
+        ownership: .purchased, reason: "PURCHASE",
         priceMilli: chosen.priceMilli)
       if refund {
         let refundDate = moment.adding(milliseconds: days(random.int(in: 1...20)))
         if refundDate < now {
-          transaction.revocation = Revocation(date: refundDate, kind: .refundFull, reason: random.chance(0.5) ? 1 : 0)
+          transaction.revocation = Revocation(
+            date: refundDate, kind: .refundFull, reason: random.chance(0.5) ? 1 : 0)
         }
       }
       purchases.append(transaction)
     }
     switch archetype {
     case .consumablesOnly:
-      for _ in 0..<random.int(in: 1...5) { buy(random.chance(0.7) ? "com.example.coins.100" : "com.example.coins.500") }
+      for _ in 0..<random.int(in: 1...5) {
+        buy(random.chance(0.7) ? "com.example.coins.100" : "com.example.coins.500")
+      }
     case .oneTimeBuyer, .complex:
       if archetype == .oneTimeBuyer || random.chance(0.4) {
         buy("com.example.filters.lifetime", refund: random.chance(0.2))
@@ -341,19 +407,25 @@ public struct WorldGenerator: Sendable {
   /// A family member who receives the organiser's shared subscription: mirrored transactions
   /// owned as `FAMILY_SHARED`, with the member's own ids; some members leave the family, which
   /// revokes their access (`FAMILY_REVOKE`).
-  private func addFamilyMember(of organiser: Int, to world: inout World, random: inout SeededRandom) -> Int {
+  private func addFamilyMember(of organiser: Int, to world: inout World, random: inout SeededRandom)
+    -> Int
+  {
     let index = world.customers.count
     var ids = IdentifierAllocator(customer: index, environment: .production)
     let source = world.customers[organiser]
     let shared = source.transactions.filter { $0.kind == .autoRenewable }
-    let joined = shared.first.map { $0.purchaseDate.adding(milliseconds: days(random.int(in: 0...60))) } ?? source.firstSeen
+    let joined =
+      shared.first.map { $0.purchaseDate.adding(milliseconds: days(random.int(in: 0...60))) }
+      ?? source.firstSeen
     var member = Customer(
       index: index, appTransactionId: ids.appTransactionId, environment: .production,
-      firstSeen: min(joined, now.adding(milliseconds: -days(1))), story: ["family_member", "shares the subscription of customer \(organiser) from \(joined)"])
+      firstSeen: min(joined, now.adding(milliseconds: -days(1))),
+      story: ["family_member", "shares the subscription of customer \(organiser) from \(joined)"])
     let leaves = random.chance(0.35)
     var leftAt: Timestamp?
     if leaves, let last = shared.last, joined < last.purchaseDate {
-      leftAt = joined.adding(milliseconds: Int64(random.unit() * Double(max(1, now.milliseconds(since: joined)))))
+      leftAt = joined.adding(
+        milliseconds: Int64(random.unit() * Double(max(1, now.milliseconds(since: joined)))))
     }
     var original: String?
     var originalPurchase: Timestamp?
@@ -374,20 +446,34 @@ public struct WorldGenerator: Sendable {
       if let revocation = transaction.revocation {
         mirror.revocation = Revocation(date: revocation.date, kind: .familyRevoke, reason: 0)
       }
-      if let leftAt, let expires = transaction.expiresDate, leftAt < expires, mirror.revocation == nil {
+      if let leftAt, let expires = transaction.expiresDate, leftAt < expires,
+        mirror.revocation == nil
+      {
         mirror.revocation = Revocation(date: leftAt, kind: .familyRevoke, reason: 0)
       }
       member.transactions.append(mirror)
     }
     if let original, let timeline = source.renewals.first(where: { $0.group == "21000001" }) {
-      var events = timeline.events.filter { $0.at >= (originalPurchase ?? joined) || $0 == timeline.events.first.map { ($0.at, $0.state) } ?? ($0.at, $0.state) }
-      events = events.map { ($0.at < (originalPurchase ?? joined) ? (originalPurchase ?? joined) : $0.at, $0.state) }
+      var events = timeline.events.filter {
+        $0.at >= (originalPurchase ?? joined)
+          || $0 == timeline.events.first.map { ($0.at, $0.state) } ?? ($0.at, $0.state)
+      }
+      events = events.map {
+        ($0.at < (originalPurchase ?? joined) ? (originalPurchase ?? joined) : $0.at, $0.state)
+      }
       if let leftAt {
         events = events.filter { $0.at < leftAt }
-        events.append((leftAt, RenewalState(autoRenewStatus: false, autoRenewProductId: shared.last?.productId ?? "com.example.plus.yearly")))
+        events.append(
+          (
+            leftAt,
+            RenewalState(
+              autoRenewStatus: false,
+              autoRenewProductId: shared.last?.productId ?? "com.example.plus.yearly")
+          ))
         member.story.append("left the family on \(leftAt)")
       }
-      member.renewals.append(RenewalTimeline(originalTransactionId: original, group: "21000001", events: events))
+      member.renewals.append(
+        RenewalTimeline(originalTransactionId: original, group: "21000001", events: events))
     }
     if random.chance(0.5) {
       member.restoredPurchasesAt = member.firstSeen.adding(

@@ -16,18 +16,26 @@ extension Customer {
     -> (status: EntitlementStatus, transaction: SimulatedTransaction, renewal: RenewalState?)?
   {
     let members = transactions.filter {
-      $0.originalTransactionId == originalTransactionId && $0.kind == .autoRenewable && $0.purchaseDate <= instant
+      $0.originalTransactionId == originalTransactionId && $0.kind == .autoRenewable
+        && $0.purchaseDate <= instant
     }
-    guard let latest = members.max(by: { ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId) }) else {
+    guard
+      let latest = members.max(by: {
+        ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId)
+      })
+    else {
       return nil
     }
-    let renewal = renewals.first { $0.originalTransactionId == originalTransactionId }?.state(at: instant)
+    let renewal = renewals.first { $0.originalTransactionId == originalTransactionId }?.state(
+      at: instant)
     if latest.revocation(at: instant) != nil { return (.revoked, latest, renewal) }
     if let expires = latest.expiresDate, instant < expires, !latest.isUpgraded(at: instant) {
       return (.active, latest, renewal)
     }
     if let renewal, renewal.isInBillingRetryPeriod {
-      if let grace = renewal.gracePeriodExpiresDate, instant < grace { return (.gracePeriod, latest, renewal) }
+      if let grace = renewal.gracePeriodExpiresDate, instant < grace {
+        return (.gracePeriod, latest, renewal)
+      }
       return (.billingRetry, latest, renewal)
     }
     return (.expired, latest, renewal)
@@ -42,9 +50,13 @@ extension Customer {
   /// - Returns: one entitlement per key.
   public func truthEntitlements(at instant: Timestamp) -> [EntitlementKey: TruthEntitlement] {
     var result: [EntitlementKey: TruthEntitlement] = [:]
-    let originals = Set(transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= instant }.map(\.originalTransactionId))
+    let originals = Set(
+      transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= instant }.map(
+        \.originalTransactionId))
     for original in originals.sorted() {
-      guard let (status, transaction, _) = subscriptionStatus(originalTransactionId: original, at: instant),
+      guard
+        let (status, transaction, _) = subscriptionStatus(
+          originalTransactionId: original, at: instant),
         let group = transaction.group
       else { continue }
       let candidate = TruthEntitlement(
@@ -54,17 +66,26 @@ extension Customer {
         originalTransactionId: original)
       result[candidate.key] = Self.better(result[candidate.key], candidate)
     }
-    let oneTime = transactions.filter { ($0.kind == .nonConsumable || $0.kind == .nonRenewing) && $0.purchaseDate <= instant }
+    let oneTime = transactions.filter {
+      ($0.kind == .nonConsumable || $0.kind == .nonRenewing) && $0.purchaseDate <= instant
+    }
     for product in Set(oneTime.map(\.productId)).sorted() {
       let purchases = oneTime.filter { $0.productId == product }
       let owning = purchases.filter { $0.revocation(at: instant) == nil }
       // Prefer the customer's own purchase as the evidence, then the earliest.
       let chosen =
-        owning.min { ($0.ownership == .familyShared ? 1 : 0, $0.purchaseDate) < ($1.ownership == .familyShared ? 1 : 0, $1.purchaseDate) }
-        ?? purchases.max { ($0.revocation?.date ?? .distantPast) < ($1.revocation?.date ?? .distantPast) }
+        owning.min {
+          ($0.ownership == .familyShared ? 1 : 0, $0.purchaseDate) < (
+            $1.ownership == .familyShared ? 1 : 0, $1.purchaseDate
+          )
+        }
+        ?? purchases.max {
+          ($0.revocation?.date ?? .distantPast) < ($1.revocation?.date ?? .distantPast)
+        }
       guard let chosen else { continue }
       result[.product(product)] = TruthEntitlement(
-        key: .product(product), status: owning.isEmpty ? .revoked : .active, productId: product, expiresDate: nil,
+        key: .product(product), status: owning.isEmpty ? .revoked : .active, productId: product,
+        expiresDate: nil,
         revocation: owning.isEmpty ? chosen.revocation : nil, ownership: chosen.ownership,
         transactionId: chosen.transactionId, originalTransactionId: chosen.originalTransactionId)
     }
@@ -73,15 +94,21 @@ extension Customer {
 
   /// The better of two answers for the same key: entitled beats not entitled; between equals,
   /// the later expiry; between equal expiries, the own purchase.
-  static func better(_ current: TruthEntitlement?, _ candidate: TruthEntitlement) -> TruthEntitlement {
+  static func better(_ current: TruthEntitlement?, _ candidate: TruthEntitlement)
+    -> TruthEntitlement
+  {
     guard let current else { return candidate }
     if current.status.isEntitled != candidate.status.isEntitled {
       return candidate.status.isEntitled ? candidate : current
     }
     let currentExpiry = current.expiresDate ?? .distantPast
     let candidateExpiry = candidate.expiresDate ?? .distantPast
-    if currentExpiry != candidateExpiry { return candidateExpiry > currentExpiry ? candidate : current }
-    if current.ownership != candidate.ownership { return candidate.ownership == .purchased ? candidate : current }
+    if currentExpiry != candidateExpiry {
+      return candidateExpiry > currentExpiry ? candidate : current
+    }
+    if current.ownership != candidate.ownership {
+      return candidate.ownership == .purchased ? candidate : current
+    }
     return candidate.originalTransactionId < current.originalTransactionId ? candidate : current
   }
 }

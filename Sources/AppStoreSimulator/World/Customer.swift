@@ -28,8 +28,10 @@ public struct Customer: Hashable, Sendable {
 
   /// Creates a customer.
   public init(
-    index: Int, appTransactionId: String, environment: SimulatedEnvironment, isForgotten: Bool = false,
-    firstSeen: Timestamp, transactions: [SimulatedTransaction] = [], renewals: [RenewalTimeline] = [],
+    index: Int, appTransactionId: String, environment: SimulatedEnvironment,
+    isForgotten: Bool = false,
+    firstSeen: Timestamp, transactions: [SimulatedTransaction] = [],
+    renewals: [RenewalTimeline] = [],
     restoredPurchasesAt: Timestamp? = nil, story: [String] = []
   ) {
     self.index = index
@@ -48,6 +50,7 @@ public struct Customer: Hashable, Sendable {
   ///
   /// - Parameter id: any transaction id.
   public func owns(_ id: String) -> Bool {
-    id == appTransactionId || transactions.contains { $0.transactionId == id || $0.originalTransactionId == id }
+    id == appTransactionId
+      || transactions.contains { $0.transactionId == id || $0.originalTransactionId == id }
   }
 }

@@ -34,8 +34,10 @@ public struct LegacySnapshot: Hashable, Sendable {
 
   /// Creates a snapshot.
   public init(
-    customer: Int, capturedAt: Timestamp, style: Style, status: Int64? = nil, excludesOldTransactions: Bool = false,
-    duplicatesEntries: Bool = false, usesJSONNumbers: Bool = false, marksUpgradesByCancellation: Bool = false
+    customer: Int, capturedAt: Timestamp, style: Style, status: Int64? = nil,
+    excludesOldTransactions: Bool = false,
+    duplicatesEntries: Bool = false, usesJSONNumbers: Bool = false,
+    marksUpgradesByCancellation: Bool = false
   ) {
     self.customer = customer
     self.capturedAt = capturedAt

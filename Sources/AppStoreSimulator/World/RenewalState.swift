@@ -19,7 +19,8 @@ public struct RenewalState: Hashable, Sendable {
   /// Creates a state.
   public init(
     autoRenewStatus: Bool, autoRenewProductId: String, expirationIntent: ExpirationIntent? = nil,
-    isInBillingRetryPeriod: Bool = false, gracePeriodExpiresDate: Timestamp? = nil, priceIncreaseStatus: Int64? = nil
+    isInBillingRetryPeriod: Bool = false, gracePeriodExpiresDate: Timestamp? = nil,
+    priceIncreaseStatus: Int64? = nil
   ) {
     self.autoRenewStatus = autoRenewStatus
     self.autoRenewProductId = autoRenewProductId
@@ -45,7 +46,9 @@ public struct RenewalTimeline: Hashable, Sendable {
   ///   - originalTransactionId: the subscription.
   ///   - group: its group.
   ///   - events: dated states, in time order.
-  public init(originalTransactionId: String, group: String, events: [(at: Timestamp, state: RenewalState)]) {
+  public init(
+    originalTransactionId: String, group: String, events: [(at: Timestamp, state: RenewalState)]
+  ) {
     self.originalTransactionId = originalTransactionId
     self.group = group
     self.events = events
@@ -61,7 +64,8 @@ public struct RenewalTimeline: Hashable, Sendable {
   /// Timelines compare by their content.
   public static func == (lhs: RenewalTimeline, rhs: RenewalTimeline) -> Bool {
     lhs.originalTransactionId == rhs.originalTransactionId && lhs.group == rhs.group
-      && lhs.events.map(\.at) == rhs.events.map(\.at) && lhs.events.map(\.state) == rhs.events.map(\.state)
+      && lhs.events.map(\.at) == rhs.events.map(\.at)
+      && lhs.events.map(\.state) == rhs.events.map(\.state)
   }
 
   /// Hashes the content.

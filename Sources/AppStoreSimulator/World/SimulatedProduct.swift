@@ -24,7 +24,10 @@ public struct SimulatedProduct: Hashable, Sendable {
   ///   - level: its service level (1 highest).
   ///   - periodDays: its period in days.
   ///   - priceMilli: its price in milli-units.
-  public init(id: String, kind: ProductKind, group: String? = nil, level: Int = 1, periodDays: Int? = nil, priceMilli: Int64) {
+  public init(
+    id: String, kind: ProductKind, group: String? = nil, level: Int = 1, periodDays: Int? = nil,
+    priceMilli: Int64
+  ) {
     self.id = id
     self.kind = kind
     self.group = group
@@ -36,16 +39,29 @@ public struct SimulatedProduct: Hashable, Sendable {
   /// The catalogue of the simulated app: two subscription groups with monthly and yearly tiers,
   /// non-consumables, consumables and a non-renewing pass.
   public static let catalogue: [SimulatedProduct] = [
-    SimulatedProduct(id: "com.example.plus.monthly", kind: .autoRenewable, group: "21000001", level: 1, periodDays: 30, priceMilli: 14_990),
-    SimulatedProduct(id: "com.example.plus.yearly", kind: .autoRenewable, group: "21000001", level: 1, periodDays: 365, priceMilli: 129_990),
-    SimulatedProduct(id: "com.example.pro.monthly", kind: .autoRenewable, group: "21000001", level: 2, periodDays: 30, priceMilli: 9_990),
-    SimulatedProduct(id: "com.example.pro.yearly", kind: .autoRenewable, group: "21000001", level: 2, periodDays: 365, priceMilli: 89_990),
-    SimulatedProduct(id: "com.example.storage.monthly", kind: .autoRenewable, group: "21000002", level: 1, periodDays: 30, priceMilli: 2_990),
-    SimulatedProduct(id: "com.example.storage.yearly", kind: .autoRenewable, group: "21000002", level: 1, periodDays: 365, priceMilli: 29_990),
+    SimulatedProduct(
+      id: "com.example.plus.monthly", kind: .autoRenewable, group: "21000001", level: 1,
+      periodDays: 30, priceMilli: 14_990),
+    SimulatedProduct(
+      id: "com.example.plus.yearly", kind: .autoRenewable, group: "21000001", level: 1,
+      periodDays: 365, priceMilli: 129_990),
+    SimulatedProduct(
+      id: "com.example.pro.monthly", kind: .autoRenewable, group: "21000001", level: 2,
+      periodDays: 30, priceMilli: 9_990),
+    SimulatedProduct(
+      id: "com.example.pro.yearly", kind: .autoRenewable, group: "21000001", level: 2,
+      periodDays: 365, priceMilli: 89_990),
+    SimulatedProduct(
+      id: "com.example.storage.monthly", kind: .autoRenewable, group: "21000002", level: 1,
+      periodDays: 30, priceMilli: 2_990),
+    SimulatedProduct(
+      id: "com.example.storage.yearly", kind: .autoRenewable, group: "21000002", level: 1,
+      periodDays: 365, priceMilli: 29_990),
     SimulatedProduct(id: "com.example.filters.lifetime", kind: .nonConsumable, priceMilli: 19_990),
     SimulatedProduct(id: "com.example.brushes.pack", kind: .nonConsumable, priceMilli: 4_990),
     SimulatedProduct(id: "com.example.coins.100", kind: .consumable, priceMilli: 990),
     SimulatedProduct(id: "com.example.coins.500", kind: .consumable, priceMilli: 3_990),
-    SimulatedProduct(id: "com.example.season.pass", kind: .nonRenewing, periodDays: 90, priceMilli: 24_990),
+    SimulatedProduct(
+      id: "com.example.season.pass", kind: .nonRenewing, periodDays: 90, priceMilli: 24_990),
   ]
 }

@@ -41,10 +41,13 @@ public struct SimulatedTransaction: Hashable, Sendable {
 
   /// Creates a transaction.
   public init(
-    transactionId: String, originalTransactionId: String, webOrderLineItemId: String?, productId: String,
+    transactionId: String, originalTransactionId: String, webOrderLineItemId: String?,
+    productId: String,
     kind: ProductKind, group: String?, purchaseDate: Timestamp, originalPurchaseDate: Timestamp,
-    expiresDate: Timestamp?, quantity: Int64 = 1, ownership: OwnershipType, reason: String, offer: Offer? = nil,
-    priceMilli: Int64, upgradedAt: Timestamp? = nil, revocation: Revocation? = nil, appAccountToken: String? = nil
+    expiresDate: Timestamp?, quantity: Int64 = 1, ownership: OwnershipType, reason: String,
+    offer: Offer? = nil,
+    priceMilli: Int64, upgradedAt: Timestamp? = nil, revocation: Revocation? = nil,
+    appAccountToken: String? = nil
   ) {
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId

@@ -14,7 +14,9 @@ public struct TeamAccount: Hashable, Sendable {
   public var tableFlaws: [LegacyLogicFlaw]
 
   /// Creates an account.
-  public init(id: String, customers: [Int], snapshots: [LegacySnapshot], tableFlaws: [LegacyLogicFlaw] = []) {
+  public init(
+    id: String, customers: [Int], snapshots: [LegacySnapshot], tableFlaws: [LegacyLogicFlaw] = []
+  ) {
     self.id = id
     self.customers = customers
     self.snapshots = snapshots

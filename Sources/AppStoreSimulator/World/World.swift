@@ -26,8 +26,10 @@ public struct World: Hashable, Sendable {
 
   /// Creates a world.
   public init(
-    seed: UInt64, now: Timestamp, bundleId: String = "com.example.studio", appAppleId: Int64 = 1_234_567_890,
-    products: [SimulatedProduct] = SimulatedProduct.catalogue, customers: [Customer] = [], accounts: [TeamAccount] = [],
+    seed: UInt64, now: Timestamp, bundleId: String = "com.example.studio",
+    appAppleId: Int64 = 1_234_567_890,
+    products: [SimulatedProduct] = SimulatedProduct.catalogue, customers: [Customer] = [],
+    accounts: [TeamAccount] = [],
     gracePeriodDays: Int = 16
   ) {
     self.seed = seed
