@@ -66,8 +66,8 @@ let package = Package(
     .executableTarget(
       name: "receipt-migrate",
       dependencies: [
-        "ArgumentParsing", "Benchmarks", "Chronology", "LegacyReceipts", "MigrationPipeline",
-        "MigrationStore", "Terminal",
+        "AppStoreSimulator", "ArgumentParsing", "Benchmarks", "Chronology", "LegacyReceipts",
+        "MigrationPipeline", "MigrationStore", "Terminal",
       ]
     ),
 
@@ -89,6 +89,9 @@ let package = Package(
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    .testTarget(
+      name: "AppStoreSimulatorTests",
+      dependencies: ["AppStoreSimulator", "LegacyReceipts", "Chronology"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
   ],

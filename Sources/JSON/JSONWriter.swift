@@ -214,21 +214,36 @@ public struct JSONWriter: Sendable {
 
   private mutating func appendQuoted(_ text: String) {
     bytes.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-      case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-      case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-      case 0..<0x20, 0x7F:
-        let hex = Array("0123456789abcdef".utf8)
-        bytes.append(contentsOf: [
-          0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-        ])
-      default: bytes.append(byte)
+    var text = text
+    text.withUTF8 { utf8 in
+      // Copy runs of bytes that need no escaping in one go; most strings are a single run.
+      var runStart = 0
+      for index in 0..<utf8.count {
+        let byte = utf8[index]
+        guard
+          byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x7F
+        else { continue }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+        appendEscape(byte)
+        runStart = index + 1
       }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count]))
     }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  private mutating func appendEscape(_ byte: UInt8) {
+    switch byte {
+    case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+    case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    default:
+      let hex = Array("0123456789abcdef".utf8)
+      bytes.append(contentsOf: [
+        0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+      ])
+    }
   }
 }

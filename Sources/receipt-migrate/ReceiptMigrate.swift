@@ -13,6 +13,6 @@ struct ReceiptMigrate: AsyncParsableCommand {
       accounts could not be used, 70 internal error.
       """,
     version: ToolVersion.current,
-    subcommands: [IngestCommand.self, BenchCommand.self]
+    subcommands: [IngestCommand.self, SimulatorCommand.self, BenchCommand.self]
   )
 }

@@ -129,14 +129,39 @@ public struct WorldGenerator: Sendable {
   }
 
   /// When the team last stored the customer's receipt: after the first purchase (apps send
-  /// receipts when something happens), at least a day before now.
+  /// receipts when something happens), at least a day before now — and, for half of the
+  /// customers whose history has a dated event (a refund, an upgrade, a failed renewal, a
+  /// family revocation), in the days just before that event, which is when a snapshot goes
+  /// stale in the ways the report must explain.
   private func captureInstant(for customer: Customer, random: inout SeededRandom) -> Timestamp {
     let first = customer.transactions.map(\.purchaseDate).min() ?? customer.firstSeen
     let earliest = first.adding(milliseconds: Timestamp.millisecondsPerHour)
     let latest = now.adding(milliseconds: -Timestamp.millisecondsPerDay)
     guard earliest < latest else { return latest }
+    let events = notableEvents(of: customer).filter { $0 > earliest && $0 <= latest }
+    if !events.isEmpty && random.chance(0.5) {
+      let event = events[random.int(in: 0...(events.count - 1))]
+      let from = max(earliest, event.adding(milliseconds: -days(10)))
+      return from.adding(
+        milliseconds: Int64(random.unit() * Double(event.milliseconds(since: from))))
+    }
     return earliest.adding(
       milliseconds: Int64(random.unit() * Double(latest.milliseconds(since: earliest))))
+  }
+
+  /// The dated changes in a customer's history.
+  private func notableEvents(of customer: Customer) -> [Timestamp] {
+    var events: [Timestamp] = []
+    for transaction in customer.transactions {
+      if let revocation = transaction.revocation { events.append(revocation.date) }
+      if let upgraded = transaction.upgradedAt { events.append(upgraded) }
+    }
+    for timeline in customer.renewals {
+      for (instant, state) in timeline.events where state.isInBillingRetryPeriod {
+        events.append(instant)
+      }
+    }
+    return events.sorted()
   }
 
   private func snapshot(of customer: Customer, at instant: Timestamp, random: inout SeededRandom)
@@ -334,7 +359,8 @@ public struct WorldGenerator: Sendable {
     let (begin, periods) = start(for: customer, product: product(from), random: &random)
     var plan = SubscriptionPlan(
       product: product(from), start: begin, introductoryTrial: random.chance(0.3))
-    let period = random.int(in: 0...max(0, periods))
+    // Many changes are recent: the ones a stale snapshot misses.
+    let period = random.chance(0.4) ? max(0, periods) : random.int(in: 0...max(0, periods))
     if label == "upgrade" {
       plan.change = .upgrade(period: period, dayIntoPeriod: random.int(in: 1...28), to: product(to))
     } else {
@@ -376,7 +402,9 @@ public struct WorldGenerator: Sendable {
         ownership: .purchased, reason: "PURCHASE",
         priceMilli: chosen.priceMilli)
       if refund {
-        let refundDate = moment.adding(milliseconds: days(random.int(in: 1...20)))
+        let refundDate = moment.adding(
+          milliseconds: days(random.chance(0.5) ? random.int(in: 1...20) : random.int(in: 21...120))
+        )
         if refundDate < now {
           transaction.revocation = Revocation(
             date: refundDate, kind: .refundFull, reason: random.chance(0.5) ? 1 : 0)
@@ -478,6 +506,24 @@ public struct WorldGenerator: Sendable {
     if random.chance(0.5) {
       member.restoredPurchasesAt = member.firstSeen.adding(
         milliseconds: Int64(random.unit() * Double(now.milliseconds(since: member.firstSeen))))
+    }
+    // Some members buy something of their own, so their receipts are not empty.
+    if random.chance(0.4) {
+      let own = plans(for: .loyalSubscriber, customer: member, random: &random).filter {
+        $0.product.group != "21000001"
+      }
+      let simulator = SubscriptionSimulator(now: now, gracePeriodDays: world.gracePeriodDays)
+      for plan in own {
+        let outcome = simulator.simulate(plan, ids: &ids, random: &random)
+        member.transactions += outcome.transactions
+        member.renewals.append(outcome.timeline)
+        member.story += outcome.story
+      }
+      member.transactions += oneTimePurchases(
+        for: .oneTimeBuyer, customer: member, ids: &ids, random: &random)
+      member.transactions.sort {
+        ($0.purchaseDate, $0.transactionId) < ($1.purchaseDate, $1.transactionId)
+      }
     }
     world.customers.append(member)
     return index

@@ -20,4 +20,20 @@ public struct TruthEntitlement: Hashable, Sendable {
   public var transactionId: String
   /// Its original transaction.
   public var originalTransactionId: String
+
+  /// Creates an entitlement.
+  public init(
+    key: EntitlementKey, status: EntitlementStatus, productId: String, expiresDate: Timestamp?,
+    revocation: Revocation?,
+    ownership: OwnershipType, transactionId: String, originalTransactionId: String
+  ) {
+    self.key = key
+    self.status = status
+    self.productId = productId
+    self.expiresDate = expiresDate
+    self.revocation = revocation
+    self.ownership = ownership
+    self.transactionId = transactionId
+    self.originalTransactionId = originalTransactionId
+  }
 }

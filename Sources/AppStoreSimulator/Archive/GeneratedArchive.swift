@@ -1,0 +1,126 @@
+import Chronology
+import Foundation
+import JSON
+import LegacyReceipts
+
+/// Writes everything `simulator generate` produces for a world into a directory: the truth
+/// (`world.json`), the team's legacy data (`receipts.ndjson`, `accounts.csv`, `products.csv`,
+/// `current-entitlements.csv`) and the answers a correct comparison must reach (`expected.csv`).
+public struct GeneratedArchive: Sendable {
+  /// The file names, for readers of the directory.
+  public enum FileName {
+    /// The App Store truth.
+    public static let world = "world.json"
+    /// The legacy verifyReceipt responses, NDJSON.
+    public static let receipts = "receipts.ndjson"
+    /// Team account → Apple Account links.
+    public static let accounts = "accounts.csv"
+    /// The product catalogue.
+    public static let products = "products.csv"
+    /// The team's current entitlement table.
+    public static let currentEntitlements = "current-entitlements.csv"
+    /// The expected category of every account.
+    public static let expected = "expected.csv"
+  }
+
+  /// The world.
+  public let world: World
+
+  /// Creates an archive for a world.
+  ///
+  /// - Parameter world: the world.
+  public init(world: World) {
+    self.world = world
+  }
+
+  /// Writes every file into `directory` (created if needed), replacing older versions.
+  ///
+  /// - Parameter directory: the output directory.
+  /// - Returns: the expectations written to `expected.csv`.
+  /// - Throws: when a file cannot be written.
+  @discardableResult
+  public func write(to directory: String) throws -> [ExpectedCategoryOracle.Expectation] {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let evaluated = ExpectedCategoryOracle(world: world).evaluate()
+    let expectations = evaluated.map(\.expectation)
+    try write(WorldEncoder.encode(world), directory, FileName.world)
+    try write(receipts(evaluated.map(\.responses)), directory, FileName.receipts)
+    try write(Array(accountLinks().utf8), directory, FileName.accounts)
+    try write(Array(products().utf8), directory, FileName.products)
+    try write(
+      Array(currentEntitlements(expectations).utf8), directory, FileName.currentEntitlements)
+    try write(Array(expected(expectations).utf8), directory, FileName.expected)
+    return expectations
+  }
+
+  private func write(_ bytes: [UInt8], _ directory: String, _ name: String) throws {
+    try Data(bytes).write(
+      to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
+  }
+
+  /// `receipts.ndjson`: one record per stored snapshot, oldest first within each account.
+  ///
+  /// - Parameter responses: each account's response texts, in snapshot order.
+  func receipts(_ responses: [[String]]) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(world.accounts.count * 8192)
+    for (account, texts) in zip(world.accounts, responses) {
+      for (snapshot, text) in zip(account.snapshots, texts) {
+        var record = JSONWriter()
+        record.beginObject()
+        record.field("account_id", account.id)
+        record.field("captured_at", snapshot.capturedAt.iso8601)
+        record.key("response")
+        record.raw(text.utf8)
+        record.endObject()
+        output.append(contentsOf: record.bytes)
+        output.append(0x0A)
+      }
+    }
+    return output
+  }
+
+  /// `accounts.csv`: which Apple Accounts each team account is linked to.
+  func accountLinks() -> String {
+    var text = "account_id,app_transaction_id,environment\n"
+    for account in world.accounts {
+      for customer in account.customers {
+        text +=
+          "\(account.id),\(world.customers[customer].appTransactionId),\(world.customers[customer].environment.rawValue)\n"
+      }
+    }
+    return text
+  }
+
+  /// `products.csv`: the catalogue in the format `--catalog` reads.
+  func products() -> String {
+    var text = "product_id,type,subscription_group_identifier\n"
+    for product in world.products {
+      text += "\(product.id),\(product.kind.rawValue),\(product.group ?? "")\n"
+    }
+    return text
+  }
+
+  /// `current-entitlements.csv`: what the team's own (buggy) legacy code grants today.
+  func currentEntitlements(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
+    var text = "account_id,product_id,status,expires_at\n"
+    for expectation in expectations {
+      for row in expectation.table {
+        text +=
+          "\(expectation.accountId),\(row.productId ?? ""),\(row.status.rawValue),\(row.expiresDate?.iso8601 ?? "")\n"
+      }
+    }
+    return text
+  }
+
+  /// `expected.csv`: the category a correct comparison must find for every account.
+  func expected(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
+    var text = "account_id,category,table_category,table_flaws\n"
+    for expectation in expectations {
+      text +=
+        "\(expectation.accountId),\(expectation.category.rawValue),\(expectation.tableCategory.rawValue),"
+        + expectation.effectiveFlaws.map(\.rawValue).joined(separator: ";") + "\n"
+    }
+    return text
+  }
+}

@@ -1,0 +1,171 @@
+import Chronology
+import JSON
+import LegacyReceipts
+
+/// Writes `world.json`: one JSON document, with one customer and one account per line so the
+/// file diffs well and streams; the format is documented in `Documentation/Simulator.md`.
+public enum WorldEncoder {
+  /// The document for a world.
+  ///
+  /// - Parameter world: the world.
+  /// - Returns: the bytes of `world.json`.
+  public static func encode(_ world: World) -> [UInt8] {
+    var output: [UInt8] = []
+    func line(_ text: String) { output.append(contentsOf: text.utf8) }
+    var header = JSONWriter()
+    header.beginObject()
+    header.field("format_version", World.formatVersion)
+    header.field("seed", String(world.seed))
+    header.field("now", world.now.iso8601)
+    header.field("now_ms", world.now.millisecondsSince1970)
+    header.field("bundle_id", world.bundleId)
+    header.field("app_apple_id", world.appAppleId)
+    header.field("grace_period_days", world.gracePeriodDays)
+    header.endObject()
+    // Splice the header members, then the arrays one element per line.
+    line(String(header.string.dropLast()) + ",\n\"products\":[\n")
+    line(world.products.map { encode($0).string }.joined(separator: ",\n"))
+    line("\n],\n\"customers\":[\n")
+    for (index, customer) in world.customers.enumerated() {
+      output.append(contentsOf: encode(customer).bytes)
+      line(index + 1 < world.customers.count ? ",\n" : "\n")
+    }
+    line("],\n\"accounts\":[\n")
+    for (index, account) in world.accounts.enumerated() {
+      output.append(contentsOf: encode(account).bytes)
+      line(index + 1 < world.accounts.count ? ",\n" : "\n")
+    }
+    line("]}\n")
+    return output
+  }
+
+  private static func encode(_ product: SimulatedProduct) -> JSONWriter {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("id", product.id)
+    writer.field("kind", product.kind.rawValue)
+    writer.field("group", product.group)
+    writer.field("level", product.level)
+    writer.field("period_days", product.periodDays)
+    writer.field("price_milli", product.priceMilli)
+    writer.endObject()
+    return writer
+  }
+
+  private static func encode(_ customer: Customer) -> JSONWriter {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("index", customer.index)
+    writer.field("app_transaction_id", customer.appTransactionId)
+    writer.field("environment", customer.environment.rawValue)
+    writer.field("forgotten", customer.isForgotten)
+    writer.field("first_seen_ms", customer.firstSeen.millisecondsSince1970)
+    writer.field("restored_purchases_ms", customer.restoredPurchasesAt?.millisecondsSince1970)
+    writer.key("story")
+    writer.beginArray()
+    for line in customer.story { writer.value(line) }
+    writer.endArray()
+    writer.key("transactions")
+    writer.beginArray()
+    for transaction in customer.transactions { encode(transaction, into: &writer) }
+    writer.endArray()
+    writer.key("renewals")
+    writer.beginArray()
+    for timeline in customer.renewals {
+      writer.beginObject()
+      writer.field("original_transaction_id", timeline.originalTransactionId)
+      writer.field("group", timeline.group)
+      writer.key("events")
+      writer.beginArray()
+      for (instant, state) in timeline.events {
+        writer.beginObject()
+        writer.field("at_ms", instant.millisecondsSince1970)
+        writer.field("auto_renew_status", state.autoRenewStatus)
+        writer.field("auto_renew_product_id", state.autoRenewProductId)
+        writer.field("expiration_intent", state.expirationIntent?.rawValue)
+        writer.field("billing_retry", state.isInBillingRetryPeriod)
+        writer.field("grace_period_expires_ms", state.gracePeriodExpiresDate?.millisecondsSince1970)
+        writer.field("price_increase_status", state.priceIncreaseStatus)
+        writer.endObject()
+      }
+      writer.endArray()
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+    return writer
+  }
+
+  private static func encode(_ transaction: SimulatedTransaction, into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("transaction_id", transaction.transactionId)
+    writer.field("original_transaction_id", transaction.originalTransactionId)
+    writer.field("web_order_line_item_id", transaction.webOrderLineItemId)
+    writer.field("product_id", transaction.productId)
+    writer.field("kind", transaction.kind.rawValue)
+    writer.field("group", transaction.group)
+    writer.field("purchase_ms", transaction.purchaseDate.millisecondsSince1970)
+    writer.field("original_purchase_ms", transaction.originalPurchaseDate.millisecondsSince1970)
+    writer.field("expires_ms", transaction.expiresDate?.millisecondsSince1970)
+    writer.field("quantity", transaction.quantity)
+    writer.field("ownership", transaction.ownership.description)
+    writer.field("reason", transaction.reason)
+    writer.key("offer")
+    if let offer = transaction.offer {
+      writer.beginObject()
+      writer.field("type", offer.type)
+      writer.field("identifier", offer.identifier)
+      writer.field("discount_type", offer.discountType)
+      writer.field("period", offer.period)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+    writer.field("price_milli", transaction.priceMilli)
+    writer.field("upgraded_ms", transaction.upgradedAt?.millisecondsSince1970)
+    writer.key("revocation")
+    if let revocation = transaction.revocation {
+      writer.beginObject()
+      writer.field("date_ms", revocation.date.millisecondsSince1970)
+      writer.field("kind", revocation.kind.rawValue)
+      writer.field("reason", revocation.reason)
+      writer.field("percentage_milli", revocation.percentageMilli)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+    writer.field("app_account_token", transaction.appAccountToken)
+    writer.endObject()
+  }
+
+  private static func encode(_ account: TeamAccount) -> JSONWriter {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("id", account.id)
+    writer.key("customers")
+    writer.beginArray()
+    for customer in account.customers { writer.value(customer) }
+    writer.endArray()
+    writer.key("table_flaws")
+    writer.beginArray()
+    for flaw in account.tableFlaws { writer.value(flaw.rawValue) }
+    writer.endArray()
+    writer.key("snapshots")
+    writer.beginArray()
+    for snapshot in account.snapshots {
+      writer.beginObject()
+      writer.field("customer", snapshot.customer)
+      writer.field("captured_ms", snapshot.capturedAt.millisecondsSince1970)
+      writer.field("style", snapshot.style.rawValue)
+      writer.field("status", snapshot.status)
+      writer.field("excludes_old_transactions", snapshot.excludesOldTransactions)
+      writer.field("duplicates_entries", snapshot.duplicatesEntries)
+      writer.field("uses_json_numbers", snapshot.usesJSONNumbers)
+      writer.field("marks_upgrades_by_cancellation", snapshot.marksUpgradesByCancellation)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+    return writer
+  }
+}

@@ -1,0 +1,278 @@
+import Chronology
+import Dispatch
+import LegacyReceipts
+import Synchronization
+
+/// Decides, from the world's truth, the category a correct comparison must find for each
+/// account — the rules of `Documentation/Discrepancies.md` applied to what the world knows:
+/// the old side from the legacy responses the team stored (read back exactly as ingest reads
+/// them, through the reference old logic), the new side from the customers' own histories.
+public struct ExpectedCategoryOracle: Sendable {
+  /// One account's expectation.
+  public struct Expectation: Hashable, Sendable {
+    /// The team's account id.
+    public var accountId: String
+    /// The primary category.
+    public var category: ExpectedCategory
+    /// The category of the team's table against the App Store, when a table is compared.
+    public var tableCategory: ExpectedCategory
+    /// The legacy bugs that actually changed the account's table row.
+    public var effectiveFlaws: [LegacyLogicFlaw]
+    /// The account's rows in the team's table: its own legacy bugs applied to its responses.
+    public var table: [OldEntitlement]
+  }
+
+  /// How far apart two expiries may be and still agree.
+  public static let expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+
+  private let world: World
+  private let writer: LegacyResponseWriter
+  private let logic: OldEntitlementLogic
+  /// The customers each account reaches through its ids.
+  private let reachable: [[Int]]
+
+  /// Prepares the oracle for a world.
+  ///
+  /// - Parameter world: the world.
+  public init(world: World) {
+    self.world = world
+    self.writer = LegacyResponseWriter(world: world)
+    self.logic = OldEntitlementLogic(catalog: world.catalog)
+    var reachable: [[Int]] = []
+    let writer = self.writer
+    for account in world.accounts {
+      var customers: [Int] = []
+      for snapshot in account.snapshots where snapshot.style != .errorStatus {
+        let customer = world.customers[snapshot.customer]
+        let visible = writer.visibleTransactions(of: customer, at: snapshot.capturedAt)
+        if !visible.isEmpty && !customer.isForgotten && !customers.contains(customer.index) {
+          customers.append(customer.index)
+        }
+      }
+      reachable.append(customers)
+    }
+    self.reachable = reachable
+  }
+
+  /// The expectation for every account, in account order.
+  public func expectations() -> [Expectation] {
+    evaluate().map(\.expectation)
+  }
+
+  /// The expectation of every account together with the response text of each of its
+  /// snapshots, computed once for both `expected.csv` and `receipts.ndjson`. Accounts are
+  /// evaluated in parallel chunks; the result is in account order.
+  ///
+  /// - Returns: per account, its expectation and its snapshots' responses, oldest first.
+  public func evaluate() -> [(expectation: Expectation, responses: [String])] {
+    var linked: [Int: Int] = [:]
+    for customers in reachable { for customer in customers { linked[customer, default: 0] += 1 } }
+    let accountsByCustomer = linked
+    let count = world.accounts.count
+    let chunk = 256
+    let chunks = (count + chunk - 1) / chunk
+    let results = Mutex<[[(expectation: Expectation, responses: [String])]]>(
+      Array(repeating: [], count: chunks))
+    DispatchQueue.concurrentPerform(iterations: chunks) { number in
+      let range = number * chunk..<min(count, (number + 1) * chunk)
+      let evaluated = range.map { evaluate(account: $0, accountsByCustomer: accountsByCustomer) }
+      results.withLock { $0[number] = evaluated }
+    }
+    return results.withLock { $0.flatMap { $0 } }
+  }
+
+  private func evaluate(account index: Int, accountsByCustomer: [Int: Int]) -> (
+    expectation: Expectation, responses: [String]
+  ) {
+    let responses = world.accounts[index].snapshots.map { writer.response(for: $0) }
+    return (
+      expectation(for: index, responses: responses, accountsByCustomer: accountsByCustomer),
+      responses
+    )
+  }
+
+  private func expectation(for index: Int, responses: [String], accountsByCustomer: [Int: Int])
+    -> Expectation
+  {
+    let account = world.accounts[index]
+    let customers = reachable[index]
+    // What ingest will see: usable responses (status 0 or 21006), error responses (an iOS 6
+    // receipt without a subscription cannot exist, so the writer stores it as an error), and
+    // the ids any non-error record yields.
+    let usable = account.snapshots.filter { snapshot in
+      switch snapshot.style {
+      case .modern: return true
+      case .iOS6: return !visible(snapshot).isEmpty
+      case .rawReceipt, .errorStatus: return false
+      }
+    }
+    let hasErrors = account.snapshots.contains {
+      $0.style == .errorStatus || ($0.style == .iOS6 && visible($0).isEmpty)
+    }
+    let hasIds = account.snapshots.contains { $0.style != .errorStatus && !visible($0).isEmpty }
+    let newSide = newEntitlements(customers)
+    let texts = Dictionary(
+      zip(account.snapshots, responses), uniquingKeysWith: { first, _ in first })
+    let latest = latestResponses(usable, texts: texts)
+    let oldSide = oldEntitlements(latest)
+    let tableSide = tableEntitlements(account, latest: latest, reference: oldSide)
+    var category: ExpectedCategory
+    if usable.isEmpty && hasErrors {
+      category = .legacyErrorStatus
+    } else if !hasIds {
+      category = .noTransactionId
+    } else if customers.isEmpty {
+      category = .unknownToAppStore
+    } else if customers.allSatisfy({ world.customers[$0].environment == .sandbox }) {
+      category = .sandboxOnly
+    } else if customers.contains(where: { (accountsByCustomer[$0] ?? 0) > 1 }) {
+      category = .sharedAppleAccount
+    } else if usable.isEmpty {
+      category = .idsOnly
+    } else {
+      category = Self.classify(old: oldSide, new: newSide)
+    }
+    let tableCategory =
+      customers.isEmpty ? category : Self.classify(old: tableSide.entitlements, new: newSide)
+    return Expectation(
+      accountId: account.id, category: category, tableCategory: tableCategory,
+      effectiveFlaws: tableSide.flaws,
+      table: tableSide.entitlements.values.sorted { $0.key < $1.key })
+  }
+
+  private func visible(_ snapshot: LegacySnapshot) -> [SimulatedTransaction] {
+    writer.visibleTransactions(of: world.customers[snapshot.customer], at: snapshot.capturedAt)
+  }
+
+  // MARK: - The sides
+
+  /// The reference old logic at now on the latest usable response of each Apple Account,
+  /// merged key by key.
+  private func oldEntitlements(_ latest: [VerifyReceiptResponse], flaws: Set<LegacyLogicFlaw> = [])
+    -> [EntitlementKey: OldEntitlement]
+  {
+    let evaluator = OldEntitlementLogic(flaws: flaws, catalog: world.catalog)
+    var merged: [EntitlementKey: OldEntitlement] = [:]
+    for response in latest {
+      for entitlement in evaluator.evaluate(response, at: world.now) {
+        merged[entitlement.key] = Self.better(merged[entitlement.key], entitlement)
+      }
+    }
+    return merged
+  }
+
+  /// The latest usable response of each Apple Account, decoded once.
+  private func latestResponses(_ usable: [LegacySnapshot], texts: [LegacySnapshot: String])
+    -> [VerifyReceiptResponse]
+  {
+    var latestByCustomer: [Int: LegacySnapshot] = [:]
+    for snapshot in usable
+    where (latestByCustomer[snapshot.customer]?.capturedAt ?? .distantPast) <= snapshot.capturedAt {
+      latestByCustomer[snapshot.customer] = snapshot
+    }
+    return latestByCustomer.keys.sorted().compactMap { latestByCustomer[$0] }.map {
+      decode($0, text: texts[$0] ?? writer.response(for: $0))
+    }
+  }
+
+  /// What the team's table holds: the account's own bugs applied to the same responses, and
+  /// which of those bugs changed anything.
+  private func tableEntitlements(
+    _ account: TeamAccount, latest: [VerifyReceiptResponse],
+    reference: [EntitlementKey: OldEntitlement]
+  )
+    -> (entitlements: [EntitlementKey: OldEntitlement], flaws: [LegacyLogicFlaw])
+  {
+    guard !account.tableFlaws.isEmpty else { return (reference, []) }
+    let flawed = oldEntitlements(latest, flaws: Set(account.tableFlaws))
+    let effective = account.tableFlaws.filter { oldEntitlements(latest, flaws: [$0]) != reference }
+    return (flawed, effective)
+  }
+
+  private func newEntitlements(_ customers: [Int]) -> [EntitlementKey: TruthEntitlement] {
+    var merged: [EntitlementKey: TruthEntitlement] = [:]
+    for customer in customers {
+      for (key, entitlement) in world.customers[customer].truthEntitlements(at: world.now) {
+        merged[key] = Customer.better(merged[key], entitlement)
+      }
+    }
+    return merged
+  }
+
+  private func decode(_ snapshot: LegacySnapshot, text: String) -> VerifyReceiptResponse {
+    do {
+      var response = try Array(text.utf8).withUnsafeBytes { try VerifyReceiptDecoder.decode($0) }
+        .response
+      // iOS 6 responses carry no request date; the record's captured_at stands in, as in ingest.
+      if response.receipt?.requestDate == nil {
+        response.receipt?.requestDate = snapshot.capturedAt
+      }
+      return response
+    } catch {
+      // The writer's own output always decodes; a failure here is a bug in the simulator.
+      preconditionFailure("the simulator wrote an unreadable response: \(error)")
+    }
+  }
+
+  // MARK: - The rules
+
+  /// The better of two old verdicts for one key: entitled first, then the later expiry.
+  static func better(_ current: OldEntitlement?, _ candidate: OldEntitlement) -> OldEntitlement {
+    guard let current else { return candidate }
+    if current.isEntitled != candidate.isEntitled {
+      return candidate.isEntitled ? candidate : current
+    }
+    return (candidate.expiresDate ?? .distantPast) > (current.expiresDate ?? .distantPast)
+      ? candidate : current
+  }
+
+  /// The primary category of the key-level comparison: the first, in precedence order, of the
+  /// categories of every key on either side.
+  public static func classify(
+    old: [EntitlementKey: OldEntitlement], new: [EntitlementKey: TruthEntitlement]
+  ) -> ExpectedCategory {
+    let keys = Set(old.keys).union(new.keys)
+    return keys.map { classify(old: old[$0], new: new[$0]) }.min() ?? .match
+  }
+
+  /// One key's category.
+  static func classify(old: OldEntitlement?, new: TruthEntitlement?) -> ExpectedCategory {
+    let oldEntitled = old?.isEntitled ?? false
+    let newStatus = new?.status
+    if oldEntitled {
+      if let new, new.status == .revoked {
+        if case .product = new.key { return .oneTimeRevoked }
+        switch new.revocation?.kind {
+        case .familyRevoke?: return .revokedFamily
+        case .refundProrated?: return .proratedRefund
+        default: return .refundMissed
+        }
+      }
+      if newStatus == .billingRetry { return .billingRetryAsActive }
+      guard let new, new.status.isEntitled else { return .staleExpired }
+      if let oldProduct = old?.productId, oldProduct != new.productId { return .upgradeMisread }
+      if let oldExpiry = old?.expiresDate, let newExpiry = new.expiresDate,
+        abs(oldExpiry.milliseconds(since: newExpiry)) > expiryTolerance
+      {
+        return .expiryDrift
+      }
+      return .match
+    }
+    guard let new, new.status.isEntitled else { return .match }
+    if old == nil {
+      return new.ownership == .familyShared ? .familySharedOnlyInAPI : .missingInReceipt
+    }
+    return new.status == .gracePeriod ? .graceMissed : .staleRenewed
+  }
+}
+
+extension World {
+  /// The app's products as the team's catalogue (`products.csv`).
+  public var catalog: ProductCatalog {
+    ProductCatalog(
+      products: Dictionary(
+        uniqueKeysWithValues: products.map {
+          ($0.id, ProductCatalog.Product(kind: $0.kind, subscriptionGroupIdentifier: $0.group))
+        }))
+  }
+}

@@ -1,0 +1,50 @@
+import AppStoreSimulator
+import ArgumentParsing
+import Foundation
+import Terminal
+
+/// `receipt-migrate simulator generate`.
+struct SimulatorGenerateCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "generate",
+    abstract: "Generate a world of customers and the legacy data its team would have stored.",
+    discussion: """
+      Writes world.json (the App Store truth), receipts.ndjson (the team's stored verifyReceipt \
+      responses), accounts.csv, products.csv, current-entitlements.csv (the team's own table, \
+      with legacy bugs) and expected.csv (the category a correct comparison must find for every \
+      account). The same seed always gives the same files. See Documentation/Simulator.md.
+      """
+  )
+
+  @Option(help: "How many team accounts to generate.")
+  var accounts: Int = 300
+
+  @Option(help: "The seed.")
+  var seed: UInt64 = 1
+
+  @Option(help: ArgumentHelp("The output directory.", valueName: "dir"))
+  var out: String
+
+  mutating func validate() throws {
+    guard accounts > 0 else { throw ValidationError("--accounts must be at least 1") }
+  }
+
+  func run() async throws {
+    let started = ContinuousClock.now
+    let world = WorldGenerator().generate(accounts: accounts, seed: seed)
+    let expectations = try GeneratedArchive(world: world).write(to: out)
+    let elapsed = ContinuousClock.now - started
+    var counts: [String: Int] = [:]
+    for expectation in expectations { counts[expectation.category.rawValue, default: 0] += 1 }
+    print(
+      "Generated \(NumberFormatting.grouped(world.accounts.count)) accounts, \(NumberFormatting.grouped(world.customers.count)) customers, "
+        + "\(NumberFormatting.grouped(world.customers.reduce(0) { $0 + $1.transactions.count })) transactions in \(DurationFormatting.compact(elapsed)) into \(out)"
+    )
+    print("Expected categories:")
+    for category in ExpectedCategory.allCases where counts[category.rawValue] != nil {
+      print(
+        "  \(category.rawValue.padding(toLength: 26, withPad: " ", startingAt: 0)) \(counts[category.rawValue] ?? 0)"
+      )
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import AppStoreSimulator
+import Chronology
+import Foundation
+import LegacyReceipts
+import Testing
+
+/// One generated world shared by the tests of this file (generation is deterministic).
+let sampleWorld = WorldGenerator().generate(accounts: 600, seed: 11)
+let sampleExpectations = ExpectedCategoryOracle(world: sampleWorld).evaluate()
+
+@Suite("World generation")
+struct WorldGenerationTests {
+  @Test("the same seed gives the same bytes; another seed gives another world")
+  func determinism() throws {
+    let first = try directoryContents(WorldGenerator().generate(accounts: 120, seed: 5))
+    let second = try directoryContents(WorldGenerator().generate(accounts: 120, seed: 5))
+    #expect(first == second)
+    #expect(
+      first.keys.sorted() == [
+        "accounts.csv", "current-entitlements.csv", "expected.csv", "products.csv",
+        "receipts.ndjson", "world.json",
+      ])
+    let other = try directoryContents(WorldGenerator().generate(accounts: 120, seed: 6))
+    #expect(other["receipts.ndjson"] != first["receipts.ndjson"])
+  }
+
+  func directoryContents(_ world: World) throws -> [String: Data] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "world-\(UUID().uuidString)")
+    try GeneratedArchive(world: world).write(to: directory.path)
+    var contents: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+      contents[name] = try Data(contentsOf: directory.appendingPathComponent(name))
+    }
+    return contents
+  }
+
+  @Test("world.json round-trips exactly, and a newer format is refused")
+  func worldRoundTrip() throws {
+    let bytes = WorldEncoder.encode(sampleWorld)
+    let decoded = try WorldDecoder.decode(bytes)
+    #expect(decoded == sampleWorld)
+    let future = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+      of: "\"format_version\":1", with: "\"format_version\":99")
+    #expect(throws: WorldDecoder.Failure.self) {
+      _ = try WorldDecoder.decode(Array(future.utf8))
+    }
+  }
+
+  @Test("the world has the structure the issue asks for")
+  func structure() {
+    let accounts = sampleWorld.accounts
+    #expect(accounts.count == 600)
+    #expect(accounts.contains { $0.customers.count == 2 }, "an account holding two Apple Accounts")
+    var accountsPerCustomer: [Int: Int] = [:]
+    for account in accounts {
+      for customer in account.customers { accountsPerCustomer[customer, default: 0] += 1 }
+    }
+    #expect(accountsPerCustomer.values.contains(2), "an Apple Account used by two team accounts")
+    let transactions = sampleWorld.customers.flatMap(\.transactions)
+    #expect(Set(transactions.map(\.kind)) == Set(ProductKind.allCases))
+    #expect(transactions.contains { $0.ownership == .familyShared })
+    #expect(Set(transactions.compactMap(\.revocation?.kind)) == Set(Revocation.Kind.allCases))
+    #expect(transactions.contains { $0.upgradedAt != nil })
+    #expect(Set(transactions.compactMap(\.offer?.type)) == [1, 2, 3, 4])
+    let intents = Set(
+      sampleWorld.customers.flatMap(\.renewals).flatMap(\.events).compactMap(
+        \.state.expirationIntent?.rawValue))
+    #expect(intents == [1, 2, 3, 4, 5])
+    #expect(sampleWorld.customers.contains { $0.environment == .sandbox })
+    let styles = Set(accounts.flatMap(\.snapshots).map(\.style))
+    #expect(styles.isSuperset(of: [.modern, .iOS6, .errorStatus]))
+  }
+
+  @Test("every legacy record decodes and holds only what was true at its capture instant")
+  func legacyRecordsMatchTheWorld() throws {
+    let writer = LegacyResponseWriter(world: sampleWorld)
+    for account in sampleWorld.accounts {
+      for snapshot in account.snapshots {
+        let text = writer.response(for: snapshot)
+        let response = try Array(text.utf8).withUnsafeBytes { try VerifyReceiptDecoder.decode($0) }
+          .response
+        let customer = sampleWorld.customers[snapshot.customer]
+        let truth = Dictionary(
+          uniqueKeysWithValues: customer.transactions.map { ($0.transactionId, $0) })
+        for transaction in response.mergedTransactions {
+          let id = try #require(transaction.transactionId)
+          let real = try #require(truth[id], "\(account.id): a transaction the customer never made")
+          #expect(real.purchaseDate <= snapshot.capturedAt)
+          #expect(transaction.purchaseDate == real.purchaseDate)
+          #expect(transaction.productId == real.productId)
+          if let cancelled = transaction.cancellationDate {
+            let expected = real.upgradedAt ?? real.revocation?.date
+            #expect(cancelled == expected && cancelled <= snapshot.capturedAt)
+          } else {
+            #expect(
+              real.revocation(at: snapshot.capturedAt) == nil
+                || real.revocation?.kind == .refundProrated)
+          }
+          if real.ownership == .familyShared {
+            #expect((customer.restoredPurchasesAt ?? .distantFuture) <= snapshot.capturedAt)
+          }
+          #expect(real.kind != .consumable)
+        }
+        if snapshot.style == .modern {
+          #expect(response.requestDate == snapshot.capturedAt)
+          for renewal in response.pendingRenewalInfo {
+            let original = try #require(renewal.originalTransactionId)
+            let state = try #require(
+              customer.renewals.first { $0.originalTransactionId == original }?.state(
+                at: snapshot.capturedAt))
+            #expect(renewal.autoRenewStatus == state.autoRenewStatus)
+            #expect(renewal.expirationIntent == state.expirationIntent)
+          }
+        }
+      }
+    }
+  }
+}
