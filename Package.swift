@@ -8,7 +8,10 @@ import PackageDescription
 let package = Package(
   name: "receipt-migrate",
   products: [
-    .executable(name: "receipt-migrate", targets: ["receipt-migrate"])
+    .executable(name: "receipt-migrate", targets: ["receipt-migrate"]),
+    // A library product only so that Scripts/bench-verify.sh can drive the benchmark from a
+    // throwaway package until `receipt-migrate bench verify` exists.
+    .library(name: "Benchmarks", targets: ["Benchmarks"]),
   ],
   targets: [
     // MARK: - System libraries
@@ -37,6 +40,17 @@ let package = Package(
     // MARK: - Domain
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+    .target(
+      name: "AppStoreServerAPI",
+      dependencies: ["JSON", "Chronology", "CryptoSupport"]
+    ),
+
+    // MARK: - Benchmarks
+
+    .target(
+      name: "Benchmarks",
+      dependencies: ["AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON"]
+    ),
 
     // MARK: - Executable
 
@@ -51,6 +65,10 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
       name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
+    .testTarget(
+      name: "AppStoreServerAPITests",
+      dependencies: ["AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON"]
+    ),
     .testTarget(
       name: "CryptoSupportTests",
       dependencies: ["CryptoSupport"],

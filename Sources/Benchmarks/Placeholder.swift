@@ -1,0 +1,1 @@
+// The verification benchmark; see VerifyBenchmark.swift.
