@@ -95,16 +95,17 @@ enum Answer {
 
 /// A client over a scripted transport, with a manual clock and fixed jitter.
 struct ClientHarness {
-  let clock = ManualClock()
+  let clock: ManualClock
   let transport: ScriptedTransport
   let client: AppStoreServerAPIClient
   let credentials: APICredentials
 
   init(
     retryPolicy: RetryPolicy = .standard, rateLimits: RateLimits = .unpaced,
-    maximumConcurrentRequests: Int = 16, random: Double = 0.5,
+    maximumConcurrentRequests: Int = 16, random: Double = 0.5, clock: ManualClock = ManualClock(),
     transport: ScriptedTransport
   ) throws {
+    self.clock = clock
     self.transport = transport
     credentials = try testCredentials()
     let configuration = ClientConfiguration(
@@ -116,7 +117,6 @@ struct ClientHarness {
       ],
       retryPolicy: retryPolicy, rateLimits: rateLimits,
       maximumConcurrentRequests: maximumConcurrentRequests)
-    let clock = self.clock
     client = try AppStoreServerAPIClient(
       configuration: configuration, transport: transport, now: { clock.now },
       sleep: { clock.sleep($0) }, random: { random }, notice: { _ in })
