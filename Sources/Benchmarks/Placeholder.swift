@@ -1,1 +1,0 @@
-// The verification benchmark; see VerifyBenchmark.swift.
