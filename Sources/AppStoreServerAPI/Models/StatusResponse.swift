@@ -89,16 +89,23 @@ public struct StatusResponse: Sendable, Hashable {
         } catch {
           throw .verification(error)
         }
+        guard
+          let originalTransactionId = entry.originalTransactionId
+            ?? verifiedTransaction.payload.originalTransactionId
+        else {
+          throw .shape("a lastTransactions entry names no originalTransactionId")
+        }
         statuses.append(
           LastTransactionStatus(
-            status: status,
-            originalTransactionId: entry.originalTransactionId
-              ?? verifiedTransaction.payload.originalTransactionId ?? "",
+            status: status, originalTransactionId: originalTransactionId,
             transaction: verifiedTransaction, renewalInfo: verifiedRenewal))
       }
+      guard let identifier else {
+        throw .shape("a subscription group of the status answer has no subscriptionGroupIdentifier")
+      }
       answer.groups.append(
-        SubscriptionGroupStatus(
-          subscriptionGroupIdentifier: identifier ?? "", lastTransactions: statuses))
+        SubscriptionGroupStatus(subscriptionGroupIdentifier: identifier, lastTransactions: statuses)
+      )
     }
     return answer
   }

@@ -58,8 +58,9 @@ public struct RetryPolicy: Sendable, Hashable {
   /// - Returns: Milliseconds to wait.
   public func backoff(beforeAttempt attempt: Int, random: Double) -> Int64 {
     let exponent = min(max(0, attempt - 2), 30)
-    let exponential = min(
-      maximumBackoff, initialBackoff.multipliedReportingOverflow(by: 1 << exponent).partialValue)
+    let (product, overflow) = max(0, initialBackoff).multipliedReportingOverflow(
+      by: 1 << exponent)
+    let exponential = overflow ? maximumBackoff : min(maximumBackoff, product)
     let half = Double(exponential) / 2
     return Int64(half + half * min(max(random, 0), 1))
   }

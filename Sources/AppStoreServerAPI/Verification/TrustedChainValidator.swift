@@ -1,6 +1,5 @@
 import Chronology
 import CryptoSupport
-import JSON
 import Synchronization
 
 /// Steps 1–4 of JWS verification (header, algorithm, chain, Apple extensions, validity at the
