@@ -38,6 +38,7 @@ let package = Package(
     // MARK: - Domain
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+    .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
     // MARK: - Simulator
@@ -59,15 +60,18 @@ let package = Package(
 
     // MARK: - Benchmarks
 
-    .target(name: "Benchmarks", dependencies: ["Chronology", "LegacyReceipts"]),
+    .target(
+      name: "Benchmarks",
+      dependencies: ["AppStoreServerAPI", "Chronology", "CryptoSupport", "JSON", "LegacyReceipts"]
+    ),
 
     // MARK: - Executable
 
     .executableTarget(
       name: "receipt-migrate",
       dependencies: [
-        "AppStoreSimulator", "ArgumentParsing", "Benchmarks", "Chronology", "LegacyReceipts",
-        "MigrationPipeline", "MigrationStore", "Terminal",
+        "AppStoreServerAPI", "AppStoreSimulator", "ArgumentParsing", "Benchmarks", "Chronology",
+        "CryptoSupport", "LegacyReceipts", "MigrationPipeline", "MigrationStore", "Terminal",
       ]
     ),
 
@@ -83,6 +87,10 @@ let package = Package(
     .testTarget(
       name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
+    .testTarget(
+      name: "AppStoreServerAPITests",
+      dependencies: ["AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON"]
+    ),
     .testTarget(
       name: "MigrationPipelineTests",
       dependencies: ["MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology"]

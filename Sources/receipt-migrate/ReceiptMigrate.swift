@@ -13,6 +13,9 @@ struct ReceiptMigrate: AsyncParsableCommand {
       accounts could not be used, 70 internal error.
       """,
     version: ToolVersion.current,
-    subcommands: [IngestCommand.self, SimulatorCommand.self, BenchCommand.self]
+    subcommands: [
+      IngestCommand.self, DecodeCommand.self, LookupCommand.self, SimulatorCommand.self,
+      BenchCommand.self,
+    ]
   )
 }

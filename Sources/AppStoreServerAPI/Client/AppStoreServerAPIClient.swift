@@ -1,0 +1,295 @@
+import Chronology
+import CryptoSupport
+import Foundation
+import JSON
+
+/// The App Store Server API client: signs requests, paces them per endpoint, bounds concurrency,
+/// retries what may be retried, and verifies every signed value before a caller sees it.
+///
+/// One client is shared by all tasks of a run (up to ~64 at once): the token, the rate limiter,
+/// the concurrency limiter, the environment memory and the counters are shared and thread-safe.
+///
+/// Time is injected (`now`, `sleep`, `random`), so tests run without waiting and without the
+/// wall clock.
+public final class AppStoreServerAPIClient: Sendable {
+  /// The configuration the client was made with.
+  public let configuration: ClientConfiguration
+
+  /// Requests, outcomes, retries and errors per endpoint, for run reports.
+  public let counters = RequestCounters()
+
+  /// The shared per-endpoint pacing.
+  public let rateLimiter: EndpointRateLimiter
+
+  /// The shared bound on requests in flight.
+  public let concurrencyLimiter: ConcurrencyLimiter
+
+  /// The environment each customer id was found in.
+  public let environments = EnvironmentResolver()
+
+  private let transport: any HTTPTransport
+  private let tokens: BearerTokenProvider
+  private let productionVerifier: SignedDataVerifier
+  private let now: @Sendable () -> Timestamp
+  private let sleep: @Sendable (Int64) async throws -> Void
+  private let random: @Sendable () -> Double
+
+  /// A client for `configuration`.
+  ///
+  /// - Parameters:
+  ///   - configuration: Credentials, trust, URLs and limits.
+  ///   - transport: Sends HTTP requests; tests pass a scripted one.
+  ///   - now: The wall clock.
+  ///   - sleep: Waits a number of milliseconds (back-off, rate limiting).
+  ///   - random: Numbers in `0..<1` for jitter.
+  ///   - notice: Receives the warning about a trusted root that is not Apple's.
+  /// - Throws: ``ConfigurationError`` for a token lifetime out of range, no trusted root, or
+  ///   roots OpenSSL cannot use.
+  public init(
+    configuration: ClientConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+    now: @escaping @Sendable () -> Timestamp = SystemTime.now,
+    sleep: @escaping @Sendable (Int64) async throws -> Void = SystemTime.sleep(milliseconds:),
+    random: @escaping @Sendable () -> Double = SystemTime.random,
+    notice: @Sendable (String) -> Void = SignedDataVerifier.printNoticeOnce
+  ) throws(ConfigurationError) {
+    self.configuration = configuration
+    self.transport = transport
+    self.now = now
+    self.sleep = sleep
+    self.random = random
+    tokens = BearerTokenProvider(
+      signer: try JWTSigner(
+        credentials: configuration.credentials, lifetime: configuration.tokenLifetime),
+      now: now)
+    productionVerifier = try SignedDataVerifier(
+      trustedRoots: configuration.trustedRoots, bundleId: configuration.credentials.bundleId,
+      appAppleId: configuration.appAppleId, environment: .production, notice: notice)
+    rateLimiter = EndpointRateLimiter(limits: configuration.rateLimits, now: now)
+    concurrencyLimiter = ConcurrencyLimiter(maximum: configuration.maximumConcurrentRequests)
+  }
+
+  /// The verifier for data from `environment`, sharing the client's chain cache.
+  ///
+  /// - Parameter environment: The environment payloads must come from.
+  /// - Returns: The verifier.
+  public func verifier(for environment: AppStoreEnvironment) -> SignedDataVerifier {
+    productionVerifier.verifying(environment: environment)
+  }
+
+  /// Runs `operation` in the environment that knows `id` (see ``EnvironmentResolver``).
+  ///
+  /// - Parameters:
+  ///   - id: The customer's transaction id.
+  ///   - hint: The environment to try first when none is remembered.
+  ///   - operation: The calls to make, given the environment.
+  /// - Returns: The result and the environment that answered.
+  /// - Throws: ``AppStoreAPIError``, including ``AppStoreAPIError/Kind/notFoundInAnyEnvironment(tried:)``.
+  public func resolvingEnvironment<Value: Sendable>(
+    for id: String, hint: AppStoreEnvironment? = nil,
+    _ operation: (AppStoreEnvironment) async throws(AppStoreAPIError) -> Value
+  ) async throws(AppStoreAPIError) -> EnvironmentResolution<Value> {
+    try await environments.resolve(id: id, hint: hint, operation)
+  }
+
+  // MARK: - Requests
+
+  /// A request the client sends, before authorization.
+  struct Call {
+    let endpoint: Endpoint
+    let method: String
+    let path: String
+    var query: [(name: String, value: String)] = []
+    var body: [UInt8]? = nil
+    let environment: AppStoreEnvironment
+    let requestedId: String?
+  }
+
+  /// Sends `call` until it succeeds and `decode` accepts the body, or a failure may not be
+  /// retried.
+  func perform<Value>(
+    _ call: Call, decode: ([UInt8], SignedDataVerifier) throws(ResponseDecodingFailure) -> Value
+  ) async throws(AppStoreAPIError) -> Value {
+    let request = try makeRequest(call)
+    let verifier = verifier(for: call.environment)
+    var attempt = 0
+    var renewedToken = false
+    while true {
+      attempt += 1
+      let failure: AppStoreAPIError
+      switch await attemptOnce(call, request: request) {
+      case .success(let response):
+        do {
+          let value = try decode(response.body, verifier)
+          rateLimiter.recordSuccess(call.endpoint, in: call.environment)
+          counters.record(call.endpoint) { $0.successes += 1 }
+          return value
+        } catch {
+          failure = self.failure(decoding: error, of: response, call)
+        }
+      case .failure(let error) where error.kind == .unauthorized && !renewedToken:
+        // An expired or rejected token is re-signed once; a second 401 is a configuration error.
+        renewedToken = true
+        attempt -= 1
+        continue
+      case .failure(let error):
+        failure = error
+      }
+      if failure.httpStatus == 429 {
+        rateLimiter.recordRateLimited(
+          call.endpoint, in: call.environment, retryAfter: failure.retryAfter)
+      }
+      guard
+        let delay = configuration.retryPolicy.delay(
+          after: failure, attempt: attempt, now: now(), random: random())
+      else {
+        counters.record(call.endpoint) { $0.failures += 1 }
+        throw failure
+      }
+      counters.record(call.endpoint) { $0.retries += 1 }
+      do {
+        try await sleep(delay)
+      } catch {
+        throw self.error(.cancelled, call)
+      }
+    }
+  }
+
+  /// One attempt: wait for a slot and a permit, authorize, send, classify.
+  private func attemptOnce(_ call: Call, request: HTTPRequest) async -> Result<
+    HTTPResponse, AppStoreAPIError
+  > {
+    do {
+      try await rateLimiter.acquire(call.endpoint, in: call.environment, sleep: sleep)
+      try await concurrencyLimiter.acquire()
+    } catch {
+      return .failure(self.error(.cancelled, call))
+    }
+    defer { concurrencyLimiter.release() }
+    let token: BearerToken
+    do {
+      token = try tokens.token()
+    } catch {
+      return .failure(
+        self.error(.invalidRequest("the request token cannot be signed: \(error.message)"), call))
+    }
+    var authorized = request
+    authorized.headers["Authorization"] = token.authorizationHeaderValue
+    counters.record(call.endpoint) { $0.requests += 1 }
+    let response: HTTPResponse
+    do {
+      response = try await transport.send(authorized)
+    } catch {
+      counters.record(call.endpoint) { $0.transportErrors += 1 }
+      return .failure(self.error(.transport(error), call))
+    }
+    guard (200..<300).contains(response.status) else {
+      let failure = classify(response, call)
+      if failure.kind == .unauthorized { tokens.invalidate(token) }
+      counters.record(call.endpoint) { counts in
+        counts.errorsByStatus[response.status, default: 0] += 1
+        if let code = failure.errorCode { counts.errorsByCode[code.rawValue, default: 0] += 1 }
+        if response.status == 429 { counts.rateLimited += 1 }
+      }
+      return .failure(failure)
+    }
+    return .success(response)
+  }
+
+  private func makeRequest(_ call: Call) throws(AppStoreAPIError) -> HTTPRequest {
+    guard let base = configuration.baseURL(for: call.environment) else {
+      throw error(
+        .invalidRequest(
+          "no base URL is configured for the \(call.environment.rawValue) environment"), call)
+    }
+    var text = base.absoluteString
+    while text.hasSuffix("/") { text.removeLast() }
+    text += call.path
+    if !call.query.isEmpty {
+      text +=
+        "?"
+        + call.query.map {
+          "\(PercentEncoding.encode($0.name))=\(PercentEncoding.encode($0.value))"
+        }
+        .joined(separator: "&")
+    }
+    guard let url = URL(string: text) else {
+      throw error(.invalidRequest("the URL \(text) is not valid"), call)
+    }
+    var headers = [
+      "Accept": "application/json",
+      "User-Agent": configuration.userAgent,
+    ]
+    if call.body != nil { headers["Content-Type"] = "application/json" }
+    return HTTPRequest(method: call.method, url: url, headers: headers, body: call.body)
+  }
+
+  // MARK: - Failures
+
+  private func error(
+    _ kind: AppStoreAPIError.Kind, _ call: Call, retryAfter: Timestamp? = nil
+  ) -> AppStoreAPIError {
+    AppStoreAPIError(
+      kind, endpoint: call.endpoint, environment: call.environment,
+      requestedId: call.requestedId, retryAfter: retryAfter)
+  }
+
+  /// The error an answer with a non-2xx status stands for.
+  private func classify(_ response: HTTPResponse, _ call: Call) -> AppStoreAPIError {
+    let retryAfter = RetryAfterHeader.instant(from: response[header: "Retry-After"], now: now())
+    if response.status == 401 { return error(.unauthorized, call, retryAfter: retryAfter) }
+    var code: Int64?
+    var message: String?
+    let parsed: Bool
+    do {
+      try JSONReader.reading(response.body) { reader throws(JSONError) in
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+          switch key {
+          case "errorCode": code = try reader.readLenientInt64()
+          case "errorMessage":
+            message = try reader.readLenientString().map { String($0.prefix(300)) }
+          default: try reader.skipValue()
+          }
+        }
+      }
+      parsed = true
+    } catch {
+      parsed = false
+    }
+    if parsed || response.status == 429 {
+      let kind = AppStoreAPIError.Kind.server(
+        status: response.status, code: code.map(APIErrorCode.init(rawValue:)), message: message)
+      return error(kind, call, retryAfter: retryAfter)
+    }
+    let type = response[header: "Content-Type"].map { " of type \($0)" } ?? ""
+    return error(
+      .malformedResponse(
+        status: response.status,
+        reason: "the error body (\(response.body.count) bytes\(type)) is not Apple's JSON error"),
+      call, retryAfter: retryAfter)
+  }
+
+  /// The error a 2xx body that could not be decoded or verified stands for.
+  private func failure(
+    decoding failure: ResponseDecodingFailure, of response: HTTPResponse, _ call: Call
+  ) -> AppStoreAPIError {
+    switch failure {
+    case .json(let jsonError):
+      if jsonError.kind == .unexpectedEnd {
+        // A body cut inside a value was lost in transit: retry it like a reset connection.
+        counters.record(call.endpoint) { $0.transportErrors += 1 }
+        return error(
+          .transport(.truncatedBody(detail: "JSON ended at byte \(jsonError.offset)")), call)
+      }
+      return error(
+        .malformedResponse(
+          status: response.status, reason: "the body is not the expected JSON: \(jsonError)"),
+        call)
+    case .shape(let reason):
+      return error(.malformedResponse(status: response.status, reason: reason), call)
+    case .verification(let verification):
+      counters.record(call.endpoint) { $0.verificationFailures += 1 }
+      return error(.verificationFailed(verification), call)
+    }
+  }
+}

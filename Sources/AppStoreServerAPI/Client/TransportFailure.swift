@@ -1,0 +1,24 @@
+/// A request that got no complete HTTP answer.
+public enum TransportFailure: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No answer within the timeout.
+  case timedOut
+  /// The connection was reset or lost mid-request.
+  case connectionReset
+  /// The body ended before its announced length (or inside a JSON value).
+  case truncatedBody(detail: String)
+  /// No connection could be made (refused, unresolvable host, TLS failure).
+  case cannotConnect(detail: String)
+  /// Any other transport failure, described by the transport.
+  case other(detail: String)
+
+  /// A sentence naming the failure.
+  public var description: String {
+    switch self {
+    case .timedOut: "no answer before the timeout"
+    case .connectionReset: "the connection was reset or lost"
+    case .truncatedBody(let detail): "the response body was truncated (\(detail))"
+    case .cannotConnect(let detail): "cannot connect (\(detail))"
+    case .other(let detail): "transport failure (\(detail))"
+    }
+  }
+}

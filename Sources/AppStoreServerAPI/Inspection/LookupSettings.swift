@@ -1,0 +1,88 @@
+import CryptoSupport
+import Foundation
+
+/// What `receipt-migrate lookup` needs, read from the environment: credentials, trust, the app's
+/// Apple id, the environment choice and base URL overrides.
+public struct LookupSettings: Sendable {
+  /// The names of the environment variables beyond the credentials'.
+  public enum Variable {
+    /// `production`, `sandbox`, or `auto` (production, then sandbox on 4040010): the default.
+    public static let environment = "APP_STORE_ENVIRONMENT"
+    /// Trusted root certificate files (PEM or DER), separated by `:`.
+    public static let rootCertificates = "APP_STORE_ROOT_CERTIFICATES"
+    /// A base URL replacing Apple's production host (the simulator's, on loopback).
+    public static let productionURL = "APP_STORE_PRODUCTION_URL"
+    /// A base URL replacing Apple's sandbox host.
+    public static let sandboxURL = "APP_STORE_SANDBOX_URL"
+  }
+
+  /// The client configuration.
+  public var configuration: ClientConfiguration
+
+  /// The environment to call, or `nil` for production first with sandbox fallback.
+  public var environment: AppStoreEnvironment?
+
+  /// Settings from their parts.
+  ///
+  /// - Parameters:
+  ///   - configuration: The client configuration.
+  ///   - environment: The environment, or `nil` for automatic.
+  public init(configuration: ClientConfiguration, environment: AppStoreEnvironment?) {
+    self.configuration = configuration
+    self.environment = environment
+  }
+
+  /// Reads the settings from environment variables.
+  ///
+  /// - Parameter variables: The process environment.
+  /// - Returns: The settings.
+  /// - Throws: ``ConfigurationError`` naming each missing or invalid variable.
+  public static func read(from variables: [String: String]) throws(ConfigurationError)
+    -> LookupSettings
+  {
+    let credentials = try APICredentials(environment: variables)
+    let rootPaths = (variables[Variable.rootCertificates] ?? "").split(separator: ":").map(
+      String.init)
+    guard !rootPaths.isEmpty else {
+      throw ConfigurationError(
+        "\(Variable.rootCertificates) is not set: name the trusted root certificate file(s), "
+          + "AppleRootCA-G3.cer from apple.com/certificateauthority against Apple, or the "
+          + "simulator's root.pem")
+    }
+    let roots = try SignedDataVerifier.loadTrustedRoots(paths: rootPaths)
+    var appAppleId: Int64?
+    if let text = variables[APICredentials.Variable.appAppleId], !text.isEmpty {
+      guard let number = Int64(text) else {
+        throw ConfigurationError(
+          "\(APICredentials.Variable.appAppleId) is \"\(text)\", not a number; it is the Apple ID "
+            + "shown in App Store Connect > App Information")
+      }
+      appAppleId = number
+    }
+    var environment: AppStoreEnvironment?
+    let choice = variables[Variable.environment] ?? "auto"
+    if choice.lowercased() != "auto" && !choice.isEmpty {
+      guard let named = AppStoreEnvironment.named(choice) else {
+        throw ConfigurationError(
+          "\(Variable.environment) is \"\(choice)\"; use production, sandbox or auto")
+      }
+      environment = named
+    }
+    var overrides: [AppStoreEnvironment: URL] = [:]
+    for (name, target) in [
+      (Variable.productionURL, AppStoreEnvironment.production),
+      (Variable.sandboxURL, .sandbox),
+    ] {
+      guard let text = variables[name], !text.isEmpty else { continue }
+      guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+        throw ConfigurationError("\(name) is \"\(text)\", not an http(s) URL")
+      }
+      overrides[target] = url
+    }
+    return LookupSettings(
+      configuration: ClientConfiguration(
+        credentials: credentials, trustedRoots: roots, appAppleId: appAppleId,
+        baseURLOverrides: overrides),
+      environment: environment)
+  }
+}

@@ -1,0 +1,221 @@
+import Chronology
+import CryptoSupport
+import Foundation
+import JSON
+
+/// The behaviour of `receipt-migrate decode`: shows a signed App Store value — its header, its
+/// certificate chain, the verdict of full verification with the reason, and the decoded payload
+/// as pretty JSON.
+///
+/// The kind of value (transaction, renewal info, app transaction, notification) is recognized
+/// from the payload's members. Without `--bundle-id` or `--environment`, the payload's own values
+/// are used and the report says they were not checked.
+public enum SignedValueInspector {
+  /// The JWS text an argument stands for: `-` reads standard input, an existing file is read,
+  /// anything else is the JWS itself.
+  ///
+  /// - Parameters:
+  ///   - argument: `-`, a file path, or a compact JWS.
+  ///   - standardInput: Reads all of standard input.
+  /// - Returns: The JWS without surrounding whitespace.
+  /// - Throws: ``ConfigurationError`` if a file cannot be read or the input is empty.
+  public static func readInput(_ argument: String, standardInput: () -> [UInt8])
+    throws(ConfigurationError) -> String
+  {
+    let text: String
+    if argument == "-" {
+      text = String(decoding: standardInput(), as: UTF8.self)
+    } else if FileManager.default.fileExists(atPath: argument) {
+      guard let data = FileManager.default.contents(atPath: argument) else {
+        throw ConfigurationError("the file \(argument) cannot be read; check its permissions")
+      }
+      text = String(decoding: data, as: UTF8.self)
+    } else {
+      text = argument
+    }
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else {
+      throw ConfigurationError(
+        "no signed value to decode: pass a JWS, a file holding one, or - for standard input")
+    }
+    return trimmed
+  }
+
+  /// Inspects one JWS.
+  ///
+  /// - Parameters:
+  ///   - jws: The compact JWS.
+  ///   - trustedRoots: The roots to verify against; none means the verdict is "not verified".
+  ///   - bundleId: The expected bundle id, or `nil` to take the payload's.
+  ///   - environment: The expected environment, or `nil` to take the payload's.
+  ///   - appAppleId: The expected app Apple id, or `nil` to take the payload's.
+  /// - Returns: The text, and exit status 0 when the value verified, 1 when not.
+  public static func inspect(
+    _ jws: String, trustedRoots: [X509Certificate], bundleId: String?,
+    environment: AppStoreEnvironment?, appAppleId: Int64?
+  ) -> InspectionReport {
+    var lines: [String] = []
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    let payloadValue = parts.count == 3 ? decodePayload(parts[1]) : nil
+
+    lines.append("Header")
+    if parts.count == 3, let header = decodeHeader(parts[0]) {
+      lines.append("  alg: \(header.algorithm ?? "(none)")")
+      lines.append("  x5c: \(header.x5c.count) certificate(s)")
+      lines.append("Chain (as presented)")
+      let roles = ["leaf", "intermediate", "root"]
+      for (index, text) in header.x5c.enumerated() {
+        let role = index < roles.count ? roles[index] : "extra"
+        lines.append(describeCertificate(text, index: index, role: role))
+      }
+    } else {
+      lines.append("  (not a decodable compact JWS header)")
+    }
+
+    let kind = payloadValue.map(Kind.init(payload:)) ?? .transaction
+    let expectedBundle = bundleId ?? payloadValue.flatMap { kind.bundleId(in: $0) }
+    let expectedEnvironment =
+      environment
+      ?? payloadValue.flatMap { kind.environment(in: $0) }.map(AppStoreEnvironment.init(rawValue:))
+    let expectedAppAppleId = appAppleId ?? payloadValue.flatMap { kind.appAppleId(in: $0) }
+
+    lines.append("Kind: \(kind.rawValue) (recognized from the payload's members)")
+    var notices: [String] = []
+    let verdict: VerificationFailure?
+    if trustedRoots.isEmpty {
+      lines.append(
+        "Verdict: NOT VERIFIED: no trusted root was given; pass --root with Apple Root CA - G3 (or the simulator's root.pem)"
+      )
+      verdict = nil
+    } else {
+      let failure = verify(
+        jws, kind: kind, roots: trustedRoots, bundleId: expectedBundle ?? "",
+        environment: expectedEnvironment ?? .production, appAppleId: expectedAppAppleId,
+        notices: &notices)
+      verdict = failure
+      if let failure {
+        lines.append("Verdict: INVALID (\(failure.reason.rawValue)): \(failure)")
+      } else {
+        lines.append("Verdict: valid")
+      }
+    }
+    lines.append(
+      "Checked against: bundle id \(expectedBundle ?? "(none)")"
+        + (bundleId == nil ? " (taken from the payload, not checked)" : "")
+        + "; environment \(expectedEnvironment?.rawValue ?? "(none)")"
+        + (environment == nil ? " (taken from the payload, not checked)" : ""))
+    lines += notices
+    lines.append("Payload")
+    if let payloadValue {
+      lines.append(payloadValue.serialized(style: .pretty))
+    } else {
+      lines.append("  (the payload is not base64url JSON)")
+    }
+    let valid = !trustedRoots.isEmpty && verdict == nil
+    return InspectionReport(text: lines.joined(separator: "\n") + "\n", exitStatus: valid ? 0 : 1)
+  }
+
+  // MARK: - Kinds
+
+  /// The kind of signed value, recognized from members only that kind has.
+  enum Kind: String {
+    case transaction
+    case renewalInfo = "renewal info"
+    case appTransaction = "app transaction"
+    case notification
+
+    init(payload: JSONValue) {
+      if payload["notificationType"] != nil {
+        self = .notification
+      } else if payload["receiptType"] != nil {
+        self = .appTransaction
+      } else if payload["autoRenewStatus"] != nil || payload["autoRenewProductId"] != nil {
+        self = .renewalInfo
+      } else {
+        self = .transaction
+      }
+    }
+
+    private func scope(_ payload: JSONValue) -> JSONValue? {
+      self == .notification ? payload["data"] ?? payload["summary"] : payload
+    }
+
+    func bundleId(in payload: JSONValue) -> String? { scope(payload)?["bundleId"]?.stringValue }
+
+    func appAppleId(in payload: JSONValue) -> Int64? { scope(payload)?["appAppleId"]?.int64Value }
+
+    func environment(in payload: JSONValue) -> String? {
+      let key = self == .appTransaction ? "receiptType" : "environment"
+      return scope(payload)?[key]?.stringValue
+    }
+  }
+
+  private static func verify(
+    _ jws: String, kind: Kind, roots: [X509Certificate], bundleId: String,
+    environment: AppStoreEnvironment, appAppleId: Int64?, notices: inout [String]
+  ) -> VerificationFailure? {
+    let verifier: SignedDataVerifier
+    let collected = NoticeCollector()
+    do {
+      verifier = try SignedDataVerifier(
+        trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId,
+        environment: environment, notice: collected.add)
+    } catch {
+      return .malformed("the trusted roots cannot be used: \(error.message)")
+    }
+    notices += collected.messages
+    do {
+      switch kind {
+      case .transaction: _ = try verifier.verifyTransaction(jws)
+      case .renewalInfo: _ = try verifier.verifyRenewalInfo(jws)
+      case .appTransaction: _ = try verifier.verifyAppTransaction(jws)
+      case .notification: _ = try verifier.verifyNotification(jws)
+      }
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  // MARK: - Parts
+
+  private static func decodeHeader(_ segment: Substring) -> JWSHeader? {
+    var text = String(segment)
+    return text.withUTF8 { bytes in
+      do {
+        return try JWSHeader.parse(segment: bytes)
+      } catch {
+        return nil
+      }
+    }
+  }
+
+  private static func decodePayload(_ segment: Substring) -> JSONValue? {
+    do {
+      return try JSONValue(parsing: Base64URL.decode(segment))
+    } catch {
+      return nil
+    }
+  }
+
+  private static func describeCertificate(_ base64: String, index: Int, role: String) -> String {
+    let certificate: X509Certificate
+    do {
+      certificate = try X509Certificate(base64Encoded: base64)
+    } catch {
+      return "  [\(index)] \(role): not a certificate (\(error.message))"
+    }
+    let from = Timestamp(millisecondsSince1970: certificate.notBefore)
+    let until = Timestamp(millisecondsSince1970: certificate.notAfter)
+    var markers: [String] = []
+    if certificate.hasExtension(oid: AppleCertificateExtension.appStoreSigningLeaf) {
+      markers.append("App Store signing leaf OID")
+    }
+    if certificate.hasExtension(oid: AppleCertificateExtension.developerRelationsIntermediate) {
+      markers.append("WWDR intermediate OID")
+    }
+    return "  [\(index)] \(role): \(certificate.subject)\n"
+      + "      valid \(from) to \(until); SHA-256 \(certificate.sha256Fingerprint.prefix(16))…"
+      + (markers.isEmpty ? "" : "; carries \(markers.joined(separator: ", "))")
+  }
+}

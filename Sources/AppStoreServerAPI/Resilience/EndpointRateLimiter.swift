@@ -1,0 +1,136 @@
+import Chronology
+import Synchronization
+
+/// Paces requests per endpoint and environment so that all concurrent callers together stay
+/// within the App Store's rate limits, slows down when the server answers 429, and recovers
+/// gradually.
+///
+/// Pacing is a generic cell rate algorithm: each (endpoint, environment) keeps the theoretical
+/// arrival time of its next request; a caller reserves the next slot under a mutex and then
+/// sleeps outside it until its slot. Reservations are first come, first served, cost no polling,
+/// and a slot once handed out is never handed out again, however many tasks ask at once.
+///
+/// Thread safety: one limiter is shared by every request of a client.
+public final class EndpointRateLimiter: Sendable {
+  private struct Key: Hashable {
+    let endpoint: Endpoint
+    let environment: AppStoreEnvironment
+  }
+
+  private struct Pace {
+    /// The theoretical arrival time of the next request, in milliseconds.
+    var nextArrival: Double = -.infinity
+    /// The share of the configured limit currently used, lowered by 429s.
+    var share: Double = 1
+  }
+
+  /// The limits in force.
+  public let limits: RateLimits
+  private let now: @Sendable () -> Timestamp
+  private let paces = Mutex<[Key: Pace]>([:])
+
+  /// A limiter for `limits`, reading the time from `now`.
+  ///
+  /// - Parameters:
+  ///   - limits: The limits and the reaction to 429.
+  ///   - now: The wall clock.
+  public init(limits: RateLimits, now: @escaping @Sendable () -> Timestamp) {
+    self.limits = limits
+    self.now = now
+  }
+
+  /// Reserves the next slot for a request and returns when it may be sent.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint to call.
+  ///   - environment: The environment to call.
+  /// - Returns: The instant at which the request may go; now or later.
+  public func reserve(_ endpoint: Endpoint, in environment: AppStoreEnvironment) -> Timestamp {
+    let instant = Double(now().millisecondsSince1970)
+    let limit = limits.requestsPerSecond(for: endpoint, in: environment)
+    let burst = Double(max(1, limits.burst))
+    let scheduled = paces.withLock { paces in
+      var pace = paces[Key(endpoint: endpoint, environment: environment)] ?? Pace()
+      let interval = 1000 / (limit * pace.share)
+      let tolerance = (burst - 1) * interval
+      let arrival = max(pace.nextArrival, instant)
+      let scheduled = max(instant, arrival - tolerance)
+      pace.nextArrival = arrival + interval
+      paces[Key(endpoint: endpoint, environment: environment)] = pace
+      return scheduled
+    }
+    // Rounded to the nearest millisecond: the clock has no finer grain, and rounding up would add
+    // a needless wait to every request of a very fast limit.
+    return Timestamp(millisecondsSince1970: Int64(scheduled.rounded()))
+  }
+
+  /// Waits for the next slot of `endpoint` in `environment`.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint to call.
+  ///   - environment: The environment to call.
+  ///   - sleep: Sleeps for a number of milliseconds.
+  /// - Throws: What `sleep` throws (`CancellationError` when the task is cancelled).
+  public func acquire(
+    _ endpoint: Endpoint, in environment: AppStoreEnvironment,
+    sleep: @Sendable (Int64) async throws -> Void
+  ) async throws {
+    let slot = reserve(endpoint, in: environment)
+    let wait = slot.milliseconds(since: now())
+    if wait > 0 { try await sleep(wait) }
+  }
+
+  /// Slows `endpoint` down after a 429 and holds every request back until `retryAfter`.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint that answered 429.
+  ///   - environment: The environment that answered.
+  ///   - retryAfter: The instant the server named, or `nil` for one second from now.
+  public func recordRateLimited(
+    _ endpoint: Endpoint, in environment: AppStoreEnvironment, retryAfter: Timestamp?
+  ) {
+    let instant = now()
+    let resume = Double(
+      (retryAfter ?? instant.adding(milliseconds: Timestamp.millisecondsPerSecond))
+        .millisecondsSince1970)
+    let limit = limits.requestsPerSecond(for: endpoint, in: environment)
+    let burst = Double(max(1, limits.burst))
+    paces.withLock { paces in
+      let key = Key(endpoint: endpoint, environment: environment)
+      var pace = paces[key] ?? Pace()
+      pace.share = max(limits.minimumShare, pace.share * limits.slowdownFactor)
+      let interval = 1000 / (limit * pace.share)
+      // The next slot is at `resume` itself, and the ones after it paced: no burst right after
+      // the server said to stop.
+      pace.nextArrival = max(pace.nextArrival, resume + (burst - 1) * interval)
+      paces[key] = pace
+    }
+  }
+
+  /// Lets `endpoint` regain some of its rate after a success.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint that answered.
+  ///   - environment: The environment that answered.
+  public func recordSuccess(_ endpoint: Endpoint, in environment: AppStoreEnvironment) {
+    paces.withLock { paces in
+      let key = Key(endpoint: endpoint, environment: environment)
+      guard var pace = paces[key], pace.share < 1 else { return }
+      pace.share = min(1, pace.share + limits.recoveryPerSuccess)
+      paces[key] = pace
+    }
+  }
+
+  /// The rate `endpoint` is paced at now, in requests per second.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint.
+  ///   - environment: The environment.
+  /// - Returns: The configured limit times the current share.
+  public func currentRate(of endpoint: Endpoint, in environment: AppStoreEnvironment) -> Double {
+    let share = paces.withLock {
+      $0[Key(endpoint: endpoint, environment: environment)]?.share ?? 1
+    }
+    return limits.requestsPerSecond(for: endpoint, in: environment) * share
+  }
+}

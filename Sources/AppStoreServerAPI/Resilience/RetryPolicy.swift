@@ -1,0 +1,92 @@
+import Chronology
+
+/// Which failures are retried, how often, and how long to wait between attempts.
+///
+/// Retried: Apple's "try again" codes (4040002, 4040004, 4040006, 5000001), rate limiting
+/// (429), transport failures, and — at most ``maximumServerErrorAttempts`` times — 5000000 and
+/// other 5xx answers. Everything else is never retried. Waits grow exponentially with jitter; a
+/// `Retry-After` instant from the server replaces the computed wait.
+public struct RetryPolicy: Sendable, Hashable {
+  /// Attempts in total (the first included) for retryable failures: 5.
+  public var maximumAttempts: Int
+
+  /// Attempts in total for 5000000 and 5xx answers without a retryable code: 3.
+  public var maximumServerErrorAttempts: Int
+
+  /// The wait before the second attempt, in milliseconds: 500.
+  public var initialBackoff: Int64
+
+  /// The longest computed wait, in milliseconds: 30 000.
+  public var maximumBackoff: Int64
+
+  /// The longest wait for a `Retry-After` instant, in milliseconds (15 minutes); a later
+  /// instant ends the call with the rate-limit error for the caller to reschedule.
+  public var maximumRetryAfterWait: Int64
+
+  /// A policy with the given bounds.
+  ///
+  /// - Parameters:
+  ///   - maximumAttempts: Attempts in total for retryable failures.
+  ///   - maximumServerErrorAttempts: Attempts in total for plain server errors.
+  ///   - initialBackoff: The first wait, in milliseconds.
+  ///   - maximumBackoff: The longest computed wait, in milliseconds.
+  ///   - maximumRetryAfterWait: The longest `Retry-After` wait, in milliseconds.
+  public init(
+    maximumAttempts: Int = 5, maximumServerErrorAttempts: Int = 3, initialBackoff: Int64 = 500,
+    maximumBackoff: Int64 = 30_000, maximumRetryAfterWait: Int64 = 15 * 60_000
+  ) {
+    self.maximumAttempts = maximumAttempts
+    self.maximumServerErrorAttempts = maximumServerErrorAttempts
+    self.initialBackoff = initialBackoff
+    self.maximumBackoff = maximumBackoff
+    self.maximumRetryAfterWait = maximumRetryAfterWait
+  }
+
+  /// The defaults described on each property.
+  public static let standard = RetryPolicy()
+
+  /// One attempt, never a retry.
+  public static let never = RetryPolicy(maximumAttempts: 1, maximumServerErrorAttempts: 1)
+
+  /// The wait before attempt `attempt` (2 or more) with no `Retry-After`: exponential, capped,
+  /// with "equal jitter" (between half and all of the exponential value), so that many clients
+  /// that failed together do not retry together.
+  ///
+  /// - Parameters:
+  ///   - attempt: The attempt about to be made, 2 or more.
+  ///   - random: A number in `0..<1` from the injected random source.
+  /// - Returns: Milliseconds to wait.
+  public func backoff(beforeAttempt attempt: Int, random: Double) -> Int64 {
+    let exponent = min(max(0, attempt - 2), 30)
+    let (product, overflow) = max(0, initialBackoff).multipliedReportingOverflow(
+      by: 1 << exponent)
+    let exponential = overflow ? maximumBackoff : min(maximumBackoff, product)
+    let half = Double(exponential) / 2
+    return Int64(half + half * min(max(random, 0), 1))
+  }
+
+  /// Whether to try again after `error` on attempt `attempt`, and after how long.
+  ///
+  /// - Parameters:
+  ///   - error: The failure of the attempt.
+  ///   - attempt: The attempt that failed, 1 or more.
+  ///   - now: The current instant, to turn `Retry-After` into a wait.
+  ///   - random: A number in `0..<1` for jitter.
+  /// - Returns: Milliseconds to wait before the next attempt, or `nil` to give up.
+  public func delay(
+    after error: AppStoreAPIError, attempt: Int, now: Timestamp, random: Double
+  ) -> Int64? {
+    let limit: Int
+    switch error.retryClass {
+    case .never: return nil
+    case .serverError: limit = maximumServerErrorAttempts
+    case .retryable, .rateLimited: limit = maximumAttempts
+    }
+    guard attempt < limit else { return nil }
+    if let retryAfter = error.retryAfter {
+      let wait = max(0, retryAfter.milliseconds(since: now))
+      return wait <= maximumRetryAfterWait ? wait : nil
+    }
+    return backoff(beforeAttempt: attempt + 1, random: random)
+  }
+}

@@ -1,0 +1,124 @@
+import Chronology
+import CryptoSupport
+import Synchronization
+
+/// Steps 1–4 of JWS verification (header, algorithm, chain, Apple extensions, validity at the
+/// signed date) for one set of trusted roots, with a cache of verified chains.
+///
+/// The cache is keyed by the exact bytes of the JWS header segment, which hold `alg` and every
+/// `x5c` certificate: a hit proves the same chain was verified before, so the many thousand JWS
+/// a backfill sees cost one chain verification per distinct chain. An entry remembers the span
+/// in which all three certificates are valid; a `signedDate` outside it goes through full
+/// verification again, which gives the precise reason.
+final class TrustedChainValidator: Sendable {
+  /// What a verified chain leaves behind: the key to check signatures with and where it holds.
+  struct VerifiedChain: Sendable {
+    let leafKey: P256PublicKey
+    /// The latest `notBefore` of the chain, in milliseconds.
+    let validFrom: Int64
+    /// The earliest `notAfter` of the chain, in milliseconds (exclusive, as OpenSSL compares).
+    let validUntil: Int64
+
+    func covers(_ instant: Timestamp) -> Bool {
+      // OpenSSL compares whole seconds, so the cache must too.
+      let second = instant.secondsSince1970 * 1000
+      return validFrom <= second && second < validUntil
+    }
+  }
+
+  /// The exact bytes of a header segment, hashed in bulk: `[UInt8]`'s own hashing feeds the
+  /// hasher one byte at a time, which for a 4 KB header cost more than the rest of a cache hit.
+  struct HeaderKey: Hashable, Sendable {
+    let bytes: [UInt8]
+
+    func hash(into hasher: inout Hasher) {
+      bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+  }
+
+  let trustedRoots: [X509Certificate]
+  private let verifier: CertificateChainVerifier
+  private let cache = Mutex<[HeaderKey: VerifiedChain]>([:])
+
+  /// Apple rotates signing chains rarely; a bound keeps hostile input from growing the cache.
+  static let cacheCapacity = 64
+
+  init(trustedRoots: [X509Certificate]) throws(CryptoError) {
+    self.trustedRoots = trustedRoots
+    verifier = try CertificateChainVerifier(trustedRoots: trustedRoots)
+  }
+
+  /// The leaf key of the chain in `header` (a base64url header segment), verified at `signedDate`.
+  func leafKey(header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp)
+    throws(VerificationFailure) -> P256PublicKey
+  {
+    let key = HeaderKey(bytes: Array(header))
+    if let cached = cache.withLock({ $0[key] }), cached.covers(signedDate) {
+      return cached.leafKey
+    }
+    let chain = try verifyChain(header: header, signedDate: signedDate)
+    cache.withLock { entries in
+      if entries.count >= Self.cacheCapacity { entries.removeAll(keepingCapacity: true) }
+      entries[key] = chain
+    }
+    return chain.leafKey
+  }
+
+  // MARK: - Full verification
+
+  private func verifyChain(header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp)
+    throws(VerificationFailure) -> VerifiedChain
+  {
+    let parsed = try JWSHeader.parse(segment: header)
+    guard parsed.algorithm == "ES256" else {
+      throw .wrongAlgorithm(found: parsed.algorithm)
+    }
+    guard parsed.x5c.count == 3 else { throw .chainLength(found: parsed.x5c.count) }
+    var certificates: [X509Certificate] = []
+    for (index, text) in parsed.x5c.enumerated() {
+      do {
+        certificates.append(try X509Certificate(base64Encoded: text))
+      } catch {
+        throw .malformed("x5c[\(index)] is not a base64 DER certificate (\(error.message))")
+      }
+    }
+    let leaf = certificates[0]
+    let intermediate = certificates[1]
+    let verdict = verifier.verify(
+      leaf: leaf, intermediates: [intermediate, certificates[2]],
+      at: signedDate.millisecondsSince1970)
+    let path: [X509Certificate]
+    switch verdict {
+    case .valid(let chain):
+      path = chain
+    case .invalid(let failure):
+      switch failure {
+      case .expired, .notYetValid:
+        throw .certificateNotValidAtSignedDate(failure, signedDate: signedDate)
+      default:
+        throw .untrustedChain(failure)
+      }
+    }
+    guard leaf.hasExtension(oid: AppleCertificateExtension.appStoreSigningLeaf) else {
+      throw .missingAppleExtension(
+        certificate: leaf.subject, oid: AppleCertificateExtension.appStoreSigningLeaf)
+    }
+    guard intermediate.hasExtension(oid: AppleCertificateExtension.developerRelationsIntermediate)
+    else {
+      throw .missingAppleExtension(
+        certificate: intermediate.subject,
+        oid: AppleCertificateExtension.developerRelationsIntermediate)
+    }
+    let leafKey: P256PublicKey
+    do {
+      leafKey = try leaf.publicKey()
+    } catch {
+      throw .malformed("the leaf certificate's key cannot sign ES256 (\(error.message))")
+    }
+    let validated = path.isEmpty ? certificates : path
+    return VerifiedChain(
+      leafKey: leafKey,
+      validFrom: validated.map(\.notBefore).max() ?? .max,
+      validUntil: validated.map(\.notAfter).min() ?? .min)
+  }
+}
