@@ -39,6 +39,7 @@ let package = Package(
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
     .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
+    .target(name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
     // MARK: - Simulator
