@@ -39,7 +39,8 @@ let package = Package(
 
     .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
     .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
-    .target(name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
+    .target(
+      name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
     // MARK: - Simulator
@@ -55,7 +56,9 @@ let package = Package(
     .target(
       name: "MigrationPipeline",
       dependencies: [
-        "Chronology", "JSON", "CryptoSupport", "LegacyReceipts", "MigrationStore", "Terminal",
+        "AppStoreServerAPI", "Chronology", "CryptoSupport", "Entitlements", "JSON",
+        "LegacyReceipts",
+        "MigrationStore", "Terminal",
       ]
     ),
 

@@ -216,13 +216,22 @@ public struct ExpectedCategoryOracle: Sendable {
 
   // MARK: - The rules
 
-  /// The better of two old verdicts for one key: entitled first, then the later expiry.
+  /// The better of two old verdicts for one key: entitled first, then the later expiry, then
+  /// the customer's own purchase, then the smaller original transaction id.
   static func better(_ current: OldEntitlement?, _ candidate: OldEntitlement) -> OldEntitlement {
     guard let current else { return candidate }
     if current.isEntitled != candidate.isEntitled {
       return candidate.isEntitled ? candidate : current
     }
-    return (candidate.expiresDate ?? .distantPast) > (current.expiresDate ?? .distantPast)
+    let currentExpiry = current.expiresDate ?? .distantPast
+    let candidateExpiry = candidate.expiresDate ?? .distantPast
+    if currentExpiry != candidateExpiry {
+      return candidateExpiry > currentExpiry ? candidate : current
+    }
+    if current.ownership != candidate.ownership {
+      return candidate.ownership == .purchased ? candidate : current
+    }
+    return (candidate.originalTransactionId ?? "") < (current.originalTransactionId ?? "")
       ? candidate : current
   }
 

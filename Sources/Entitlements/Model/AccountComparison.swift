@@ -26,7 +26,8 @@ public struct AccountComparison: Hashable, Sendable {
   /// Creates an account comparison.
   public init(
     accountId: String, category: DiscrepancyCategory, explanation: String, cause: DifferenceCause?,
-    keys: [KeyComparison], secondaryFindings: [String] = [], tableCategory: DiscrepancyCategory? = nil,
+    keys: [KeyComparison], secondaryFindings: [String] = [],
+    tableCategory: DiscrepancyCategory? = nil,
     suspectedFlaws: [LegacyLogicFlaw] = [], evidence: AccountEvidence
   ) {
     self.accountId = accountId

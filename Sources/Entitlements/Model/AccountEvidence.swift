@@ -22,7 +22,8 @@ public struct AccountEvidence: Hashable, Sendable {
 
     /// Creates a record summary.
     public init(
-      version: Int, kind: String, source: String, status: Int64?, environment: String?, capturedAt: Timestamp?,
+      version: Int, kind: String, source: String, status: Int64?, environment: String?,
+      capturedAt: Timestamp?,
       isEvaluated: Bool
     ) {
       self.version = version
@@ -67,7 +68,10 @@ public struct AccountEvidence: Hashable, Sendable {
     public var isUnverified: Bool
 
     /// Creates a seed summary.
-    public init(id: String, source: String, outcome: Outcome, environment: String?, lastError: String?, isUnverified: Bool = false) {
+    public init(
+      id: String, source: String, outcome: Outcome, environment: String?, lastError: String?,
+      isUnverified: Bool = false
+    ) {
       self.id = id
       self.source = source
       self.outcome = outcome
@@ -105,7 +109,9 @@ public struct AccountEvidence: Hashable, Sendable {
   public var customers: [Customer]
 
   /// Creates evidence.
-  public init(capturedAt: Timestamp?, legacyRecords: [LegacyRecord], seedIds: [SeedId], customers: [Customer]) {
+  public init(
+    capturedAt: Timestamp?, legacyRecords: [LegacyRecord], seedIds: [SeedId], customers: [Customer]
+  ) {
     self.capturedAt = capturedAt
     self.legacyRecords = legacyRecords
     self.seedIds = seedIds

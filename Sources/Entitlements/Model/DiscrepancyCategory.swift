@@ -1,7 +1,9 @@
 /// Why an account's old and new entitlements differ — the taxonomy of
 /// `Documentation/Discrepancies.md`, in precedence order: when several apply to an account, the
 /// earliest is its primary category.
-public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Comparable, CustomStringConvertible {
+public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Comparable,
+  CustomStringConvertible
+{
   // MARK: Account level
 
   /// The account has no usable response, only error responses.
@@ -52,7 +54,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   /// Whether the category is decided for the whole account before any key is compared.
   public var isAccountLevel: Bool {
     switch self {
-    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly, .sharedAppleAccount,
+    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly,
+      .sharedAppleAccount,
       .idsOnly:
       return true
     default:
@@ -89,7 +92,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   /// What the category means for the customer when the new logic goes live.
   public var impact: Impact {
     switch self {
-    case .refundMissed, .revokedFamily, .proratedRefund, .oneTimeRevoked, .billingRetryAsActive, .staleExpired:
+    case .refundMissed, .revokedFamily, .proratedRefund, .oneTimeRevoked, .billingRetryAsActive,
+      .staleExpired:
       return .losesAccess
     case .graceMissed, .staleRenewed, .familySharedOnlyInAPI, .missingInReceipt:
       return .gainsAccess
@@ -97,7 +101,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
       return .changesTerms
     case .match:
       return .none
-    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly, .sharedAppleAccount,
+    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly,
+      .sharedAppleAccount,
       .idsOnly:
       return .needsAttention
     }
@@ -123,5 +128,7 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
 
   /// Orders by precedence.
-  public static func < (lhs: DiscrepancyCategory, rhs: DiscrepancyCategory) -> Bool { lhs.rank < rhs.rank }
+  public static func < (lhs: DiscrepancyCategory, rhs: DiscrepancyCategory) -> Bool {
+    lhs.rank < rhs.rank
+  }
 }

@@ -25,8 +25,10 @@ public struct KeyComparison: Hashable, Sendable {
 
   /// Creates a key comparison.
   public init(
-    key: EntitlementKey, category: DiscrepancyCategory, cause: DifferenceCause?, old: EntitlementView?,
-    new: EntitlementView?, oldAtCapture: EntitlementView? = nil, newAtCapture: EntitlementView? = nil,
+    key: EntitlementKey, category: DiscrepancyCategory, cause: DifferenceCause?,
+    old: EntitlementView?,
+    new: EntitlementView?, oldAtCapture: EntitlementView? = nil,
+    newAtCapture: EntitlementView? = nil,
     table: EntitlementView? = nil, tableCategory: DiscrepancyCategory? = nil, explanation: String
   ) {
     self.key = key

@@ -1,0 +1,326 @@
+import Chronology
+import LegacyReceipts
+
+/// Classifies one account by the rules of `Documentation/Discrepancies.md`: account-level checks
+/// first, then every entitlement key compared between the old logic on the stored responses and
+/// the new logic on the App Store's data, both at the comparison instant, with the capture
+/// instant used to tell logic from freshness. Pure.
+public struct AccountComparator: Sendable {
+  /// The comparison instant.
+  public var asOf: Timestamp
+  /// The team's product catalogue, when given.
+  public var catalog: ProductCatalog?
+  /// The key rules.
+  public var classifier: KeyClassifier
+
+  /// Creates a comparator.
+  ///
+  /// - Parameters:
+  ///   - asOf: the comparison instant.
+  ///   - catalog: the product catalogue.
+  ///   - expiryTolerance: how far apart expiries may be and still agree.
+  public init(
+    asOf: Timestamp, catalog: ProductCatalog?, expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+  ) {
+    self.asOf = asOf
+    self.catalog = catalog
+    self.classifier = KeyClassifier(expiryTolerance: expiryTolerance)
+  }
+
+  /// Compares one account.
+  ///
+  /// - Parameter input: what is known about the account.
+  /// - Returns: its classification, explanation and evidence.
+  public func compare(_ input: AccountInput) -> AccountComparison {
+    let clusters = latestPerAppleAccount(input.responses)
+    let captureInstant = clusters.compactMap(\.capturedAt).max()
+    var evidence = AccountEvidence(
+      capturedAt: captureInstant, legacyRecords: input.records, seedIds: input.seeds, customers: [])
+    evidence.customers = input.customers.map {
+      AccountEvidence.Customer(
+        key: $0.key, environment: $0.environment, otherAccounts: $0.otherAccounts)
+    }
+    let evaluatedVersions = Set(clusters.map(\.version))
+    for index in evidence.legacyRecords.indices
+    where evaluatedVersions.contains(evidence.legacyRecords[index].version) {
+      evidence.legacyRecords[index].isEvaluated = true
+    }
+    var secondary: [String] = []
+    let errorRecords = input.records.filter {
+      $0.kind == "response" && !ReceiptStatus(rawValue: $0.status ?? 0).carriesTransactions
+    }
+    if !errorRecords.isEmpty && !input.responses.isEmpty {
+      secondary.append(
+        "\(errorRecords.count) stored response(s) with an error status beside the usable ones")
+    }
+    let unverified = input.seeds.filter(\.isUnverified)
+    if !unverified.isEmpty {
+      secondary.append(
+        "\(unverified.count) id(s) come from raw receipts whose signature was not verified")
+    }
+
+    let newNow = mergedNew(input.customers)
+    let table = input.table.map(tableViews)
+    func finish(
+      _ category: DiscrepancyCategory, _ explanation: String, keys: [KeyComparison] = [],
+      cause: DifferenceCause? = nil
+    )
+      -> AccountComparison
+    {
+      var tableCategory: DiscrepancyCategory?
+      var keyComparisons = keys
+      if let table {
+        if input.customers.isEmpty {
+          tableCategory = category
+        } else {
+          let allKeys = Set(table.keys).union(newNow.keys)
+          tableCategory =
+            allKeys.map { classifier.classify(old: table[$0], new: newNow[$0]) }.min() ?? .match
+          for index in keyComparisons.indices {
+            let key = keyComparisons[index].key
+            keyComparisons[index].table = table[key]
+            keyComparisons[index].tableCategory = classifier.classify(
+              old: table[key], new: newNow[key])
+          }
+        }
+      }
+      return AccountComparison(
+        accountId: input.accountId, category: category, explanation: explanation, cause: cause,
+        keys: keyComparisons,
+        secondaryFindings: secondary, tableCategory: tableCategory,
+        suspectedFlaws: table.map { suspectedFlaws(table: $0, clusters: clusters) } ?? [],
+        evidence: evidence)
+    }
+
+    // MARK: Account-level checks, in precedence order.
+    if input.responses.isEmpty && !errorRecords.isEmpty {
+      let codes = Set(errorRecords.compactMap(\.status)).sorted().map {
+        "\($0) (\(ReceiptStatus(rawValue: $0).meaning))"
+      }
+      return finish(
+        .legacyErrorStatus,
+        "every stored response has an error status: " + codes.joined(separator: ", "))
+    }
+    if input.seeds.isEmpty {
+      return finish(
+        .noTransactionId,
+        "the legacy data holds no transaction id to backfill from (an empty receipt)")
+    }
+    let failed = input.seeds.filter { $0.outcome == .failed || $0.outcome == .pending }
+    if !failed.isEmpty {
+      let reason = failed.first?.lastError ?? "not backfilled yet"
+      return finish(
+        .unresolved,
+        "\(failed.count) of \(input.seeds.count) id(s) could not be resolved: \(reason)")
+    }
+    if input.customers.isEmpty {
+      return finish(
+        .unknownToAppStore,
+        "none of the \(input.seeds.count) id(s) is known to the App Store, in production or sandbox"
+      )
+    }
+    if input.customers.allSatisfy({ $0.environment == "Sandbox" }) {
+      return finish(
+        .sandboxOnly, "the App Store knows this account's customer only in sandbox: a test account")
+    }
+    if let shared = input.customers.first(where: { !$0.otherAccounts.isEmpty }) {
+      return finish(
+        .sharedAppleAccount,
+        "the Apple Account \(shared.key) also belongs to \(shared.otherAccounts.joined(separator: ", "))"
+      )
+    }
+
+    // MARK: Key level.
+    let oldNow = mergedOld(clusters, at: { _ in asOf })
+    let oldAtCapture = mergedOld(clusters, at: { $0.capturedAt })
+    let newAtCapture = captureInstant.map { mergedReconstruction(input.customers, at: $0) } ?? [:]
+    var keys: [KeyComparison] = []
+    for key in Set(oldNow.keys).union(newNow.keys).sorted() {
+      let category = classifier.classify(old: oldNow[key], new: newNow[key])
+      var cause: DifferenceCause?
+      if category != .match {
+        if captureInstant == nil {
+          cause = .undetermined
+        } else {
+          cause = classifier.agree(oldAtCapture[key], newAtCapture[key]) ? .freshness : .logic
+        }
+      }
+      keys.append(
+        KeyComparison(
+          key: key, category: category, cause: cause, old: oldNow[key], new: newNow[key],
+          oldAtCapture: oldAtCapture[key],
+          newAtCapture: newAtCapture[key],
+          explanation: ExplanationWriter.explain(
+            category, old: oldNow[key], new: newNow[key], cause: cause, capturedAt: captureInstant))
+      )
+    }
+    keys.sort { ($0.category, $0.key) < ($1.category, $1.key) }
+    if input.responses.isEmpty {
+      let granted = keys.compactMap(\.new).filter(\.isEntitled).compactMap(\.productId)
+      return finish(
+        .idsOnly,
+        "only ids were stored, so the old logic cannot be evaluated; the App Store grants "
+          + (granted.isEmpty ? "nothing" : granted.joined(separator: ", ")),
+        keys: keys)
+    }
+    guard let primary = keys.first, primary.category != .match else {
+      let labels = keys.filter {
+        $0.old?.status != $0.new?.status && $0.old != nil && $0.new != nil
+      }
+      for key in labels {
+        secondary.append(
+          "\(key.key): old \(key.old?.status.rawValue ?? "none"), new \(key.new?.status.rawValue ?? "none") (neither grants access)"
+        )
+      }
+      return finish(
+        .match,
+        keys.isEmpty ? "neither side grants anything" : "both sides agree on every entitlement",
+        keys: keys)
+    }
+    for other in keys.dropFirst() where other.category != .match {
+      secondary.append("\(other.key): \(other.category.rawValue): \(other.explanation)")
+    }
+    return finish(primary.category, primary.explanation, keys: keys, cause: primary.cause)
+  }
+
+  // MARK: - The old side
+
+  /// The latest usable response of each Apple Account: responses are grouped by the original
+  /// transaction ids they share (a response without ids stands alone).
+  func latestPerAppleAccount(_ responses: [AccountInput.Response]) -> [AccountInput.Response] {
+    var parent = Array(responses.indices)
+    func root(_ index: Int) -> Int {
+      var node = index
+      while parent[node] != node { node = parent[node] }
+      return node
+    }
+    var owner: [String: Int] = [:]
+    for (index, response) in responses.enumerated() {
+      for id in response.response.originalTransactionIds {
+        if let other = owner[id] { parent[root(index)] = root(other) } else { owner[id] = index }
+      }
+    }
+    var latest: [Int: AccountInput.Response] = [:]
+    for (index, response) in responses.enumerated() {
+      let group = root(index)
+      if let current = latest[group],
+        (current.capturedAt ?? .distantPast, current.version) >= (
+          response.capturedAt ?? .distantPast, response.version
+        )
+      {
+        continue
+      }
+      latest[group] = response
+    }
+    return latest.keys.sorted().compactMap { latest[$0] }
+  }
+
+  private func mergedOld(
+    _ clusters: [AccountInput.Response], at instant: (AccountInput.Response) -> Timestamp?
+  )
+    -> [EntitlementKey: EntitlementView]
+  {
+    let logic = OldEntitlementLogic(catalog: catalog)
+    var merged: [EntitlementKey: EntitlementView] = [:]
+    for cluster in clusters {
+      guard let moment = instant(cluster) else { continue }
+      for entitlement in logic.evaluate(cluster.response, at: moment) {
+        let view = Self.view(of: entitlement)
+        merged[view.key] = NewEntitlementLogic.better(merged[view.key], view)
+      }
+    }
+    return merged
+  }
+
+  /// An old-logic verdict as a view.
+  static func view(of entitlement: OldEntitlement) -> EntitlementView {
+    var view = EntitlementView(key: entitlement.key, status: entitlement.status)
+    view.productId = entitlement.productId
+    view.kind = entitlement.kind
+    view.expiresDate = entitlement.expiresDate
+    view.gracePeriodExpiresDate = entitlement.gracePeriodExpiresDate
+    view.ownership = entitlement.ownership?.description
+    view.autoRenewStatus = entitlement.autoRenewStatus
+    view.expirationIntent = entitlement.expirationIntent?.rawValue
+    view.revocationDate = entitlement.revocationDate
+    view.originalTransactionId = entitlement.originalTransactionId
+    view.transactionId = entitlement.transactionId
+    view.reason = entitlement.reason
+    return view
+  }
+
+  // MARK: - The new side
+
+  private func mergedNew(_ customers: [AccountInput.Customer]) -> [EntitlementKey: EntitlementView]
+  {
+    let logic = NewEntitlementLogic()
+    var merged: [EntitlementKey: EntitlementView] = [:]
+    for customer in customers {
+      for (key, view) in logic.evaluate(customer.data, at: asOf) {
+        merged[key] = NewEntitlementLogic.better(merged[key], view)
+      }
+    }
+    return merged
+  }
+
+  private func mergedReconstruction(_ customers: [AccountInput.Customer], at instant: Timestamp)
+    -> [EntitlementKey: EntitlementView]
+  {
+    let logic = NewEntitlementLogic()
+    var merged: [EntitlementKey: EntitlementView] = [:]
+    for customer in customers {
+      for (key, view) in logic.reconstruct(customer.data.transactions, at: instant) {
+        merged[key] = NewEntitlementLogic.better(merged[key], view)
+      }
+    }
+    return merged
+  }
+
+  // MARK: - The team's table
+
+  /// Table rows as views, keyed like the other sides: a catalogued subscription product by its
+  /// group, anything else by product.
+  func tableViews(_ rows: [TableRow]) -> [EntitlementKey: EntitlementView] {
+    var views: [EntitlementKey: EntitlementView] = [:]
+    for row in rows {
+      let product = catalog?[row.productId]
+      let key: EntitlementKey
+      if let group = product?.subscriptionGroupIdentifier, product?.kind == .autoRenewable {
+        key = .subscriptionGroup(group)
+      } else {
+        key = .product(row.productId)
+      }
+      var view = EntitlementView(key: key, status: row.status)
+      view.productId = row.productId
+      view.kind = product?.kind
+      view.expiresDate = row.expiresAt
+      view.reason = "the team's table says \(row.status.rawValue)"
+      views[key] = NewEntitlementLogic.better(views[key], view)
+    }
+    return views
+  }
+
+  /// The legacy bugs that, applied alone to the same responses, reproduce every table row that
+  /// the reference old logic does not.
+  private func suspectedFlaws(
+    table: [EntitlementKey: EntitlementView], clusters: [AccountInput.Response]
+  ) -> [LegacyLogicFlaw] {
+    let reference = mergedOld(clusters, at: { _ in asOf })
+    func same(_ lhs: EntitlementView?, _ rhs: EntitlementView?) -> Bool {
+      (lhs?.isEntitled ?? false) == (rhs?.isEntitled ?? false) && lhs?.productId == rhs?.productId
+    }
+    let differing = Set(table.keys).union(reference.keys).filter { !same(table[$0], reference[$0]) }
+    guard !differing.isEmpty else { return [] }
+    return LegacyLogicFlaw.allCases.filter { flaw in
+      let flawed = OldEntitlementLogic(flaws: [flaw], catalog: catalog)
+      var views: [EntitlementKey: EntitlementView] = [:]
+      for cluster in clusters {
+        for entitlement in flawed.evaluate(cluster.response, at: asOf) {
+          let view = Self.view(of: entitlement)
+          views[view.key] = NewEntitlementLogic.better(views[view.key], view)
+        }
+      }
+      return differing.allSatisfy { same(views[$0], table[$0]) }
+    }
+  }
+}

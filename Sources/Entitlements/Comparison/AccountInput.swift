@@ -1,0 +1,71 @@
+import Chronology
+import LegacyReceipts
+
+/// Everything known about one account, gathered from the store for the comparison.
+public struct AccountInput: Sendable {
+  /// A usable legacy response and when it was captured.
+  public struct Response: Sendable {
+    /// The account's version number of the record.
+    public var version: Int
+    /// When it was captured (its `request_date`, else the record's `captured_at`).
+    public var capturedAt: Timestamp?
+    /// The decoded response.
+    public var response: VerifyReceiptResponse
+
+    /// Creates a response.
+    public init(version: Int, capturedAt: Timestamp?, response: VerifyReceiptResponse) {
+      self.version = version
+      self.capturedAt = capturedAt
+      self.response = response
+    }
+  }
+
+  /// One App Store customer the account's ids led to.
+  public struct Customer: Sendable {
+    /// The customer's key (its `appTransactionId` when known).
+    public var key: String
+    /// The environment that knows it.
+    public var environment: String
+    /// Other accounts linked to the same customer.
+    public var otherAccounts: [String]
+    /// What the App Store said.
+    public var data: AppStoreCustomerData
+
+    /// Creates a customer.
+    public init(
+      key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData
+    ) {
+      self.key = key
+      self.environment = environment
+      self.otherAccounts = otherAccounts
+      self.data = data
+    }
+  }
+
+  /// The team's account id.
+  public var accountId: String
+  /// Usable responses (status 0 or 21006).
+  public var responses: [Response]
+  /// Every legacy record, for the evidence and the error check.
+  public var records: [AccountEvidence.LegacyRecord]
+  /// Every seed id and its backfill outcome.
+  public var seeds: [AccountEvidence.SeedId]
+  /// The customers the ids led to.
+  public var customers: [Customer]
+  /// The team's table rows, when a table is compared.
+  public var table: [TableRow]?
+
+  /// Creates an input.
+  public init(
+    accountId: String, responses: [Response], records: [AccountEvidence.LegacyRecord],
+    seeds: [AccountEvidence.SeedId],
+    customers: [Customer], table: [TableRow]?
+  ) {
+    self.accountId = accountId
+    self.responses = responses
+    self.records = records
+    self.seeds = seeds
+    self.customers = customers
+    self.table = table
+  }
+}

@@ -1,0 +1,186 @@
+import AppStoreServerAPI
+import Chronology
+import LegacyReceipts
+
+/// The new entitlement logic, from the App Store's signed data: per subscription group from the
+/// statuses (entitled when active or in the grace period), per non-consumable or non-renewing
+/// product from the history (owned unless revoked). Consumables are never entitlements.
+///
+/// Pure: it reads nothing but its arguments.
+public struct NewEntitlementLogic: Sendable {
+  /// Creates the logic.
+  public init() {}
+
+  /// The entitlements of a customer now: subscription groups from the statuses, one-time
+  /// products from the history as of `instant`.
+  ///
+  /// - Parameters:
+  ///   - data: the customer's history and statuses.
+  ///   - instant: the comparison instant (for the one-time products; the statuses are Apple's
+  ///     answer at the time they were fetched).
+  /// - Returns: one view per key.
+  public func evaluate(_ data: AppStoreCustomerData, at instant: Timestamp) -> [EntitlementKey:
+    EntitlementView]
+  {
+    var views: [EntitlementKey: EntitlementView] = [:]
+    for entry in data.statuses {
+      let view = Self.view(of: entry)
+      views[view.key] = Self.better(views[view.key], view)
+    }
+    for view in oneTimeProducts(data.transactions, at: instant) {
+      views[view.key] = Self.better(views[view.key], view)
+    }
+    return views
+  }
+
+  /// The entitlements a customer had at a past instant, reconstructed from the history alone:
+  /// a subscription is revoked when its latest transaction by then was revoked by then, active
+  /// while that transaction ran, and otherwise not entitled (the history cannot show billing
+  /// retry or grace at a past instant, so those read as expired).
+  ///
+  /// - Parameters:
+  ///   - transactions: the customer's history.
+  ///   - instant: the past instant.
+  /// - Returns: one view per key.
+  public func reconstruct(_ transactions: [JWSTransaction], at instant: Timestamp)
+    -> [EntitlementKey: EntitlementView]
+  {
+    var views: [EntitlementKey: EntitlementView] = [:]
+    let subscriptions = transactions.filter {
+      $0.type == .autoRenewableSubscription && ($0.purchaseDate ?? .distantFuture) <= instant
+    }
+    for (original, members) in Dictionary(
+      grouping: subscriptions, by: { $0.originalTransactionId ?? "" })
+    {
+      guard
+        let latest = members.max(by: {
+          ($0.purchaseDate ?? .distantPast, $0.transactionId ?? "") < (
+            $1.purchaseDate ?? .distantPast, $1.transactionId ?? ""
+          )
+        }), let group = latest.subscriptionGroupIdentifier
+      else { continue }
+      let status: EntitlementStatus
+      if let revoked = latest.revocationDate, revoked <= instant {
+        status = .revoked
+      } else if let expires = latest.expiresDate, instant < expires {
+        status = .active
+      } else {
+        status = .expired
+      }
+      var view = Self.view(of: latest, key: .subscriptionGroup(group), status: status)
+      view.originalTransactionId = original
+      views[view.key] = Self.better(views[view.key], view)
+    }
+    for view in oneTimeProducts(transactions, at: instant) {
+      views[view.key] = Self.better(views[view.key], view)
+    }
+    return views
+  }
+
+  // MARK: - One-time products
+
+  private func oneTimeProducts(_ transactions: [JWSTransaction], at instant: Timestamp)
+    -> [EntitlementView]
+  {
+    let purchases = transactions.filter {
+      ($0.type == .nonConsumable || $0.type == .nonRenewingSubscription)
+        && ($0.purchaseDate ?? .distantFuture) <= instant
+    }
+    var views: [EntitlementView] = []
+    for (product, members) in Dictionary(grouping: purchases, by: { $0.productId ?? "" }) {
+      let owning = members.filter { transaction in
+        guard let revoked = transaction.revocationDate else { return true }
+        return revoked > instant
+      }
+      // The customer's own purchase is the evidence of ownership, then the earliest one.
+      let chosen =
+        owning.min { Self.ownershipOrder($0) < Self.ownershipOrder($1) }
+        ?? members.max { ($0.revocationDate ?? .distantPast) < ($1.revocationDate ?? .distantPast) }
+      guard let chosen else { continue }
+      views.append(
+        Self.view(of: chosen, key: .product(product), status: owning.isEmpty ? .revoked : .active))
+    }
+    return views
+  }
+
+  private static func ownershipOrder(_ transaction: JWSTransaction) -> (Int, Timestamp) {
+    (
+      transaction.inAppOwnershipType == .familyShared ? 1 : 0,
+      transaction.purchaseDate ?? .distantFuture
+    )
+  }
+
+  // MARK: - Views
+
+  /// The view of a status entry.
+  static func view(of entry: StatusEntry) -> EntitlementView {
+    let status: EntitlementStatus
+    switch entry.status {
+    case .active: status = .active
+    case .expired: status = .expired
+    case .billingRetry: status = .billingRetry
+    case .billingGracePeriod: status = .gracePeriod
+    case .revoked: status = .revoked
+    case .unknown: status = .expired  // an undocumented status grants nothing; the reason says so
+    }
+    var view = view(of: entry.transaction, key: .subscriptionGroup(entry.group), status: status)
+    view.originalTransactionId = entry.originalTransactionId
+    if let renewal = entry.renewal {
+      view.autoRenewStatus = renewal.autoRenewStatus.map { $0 == .on }
+      view.expirationIntent = renewal.expirationIntent?.rawValue
+      if status == .gracePeriod { view.gracePeriodExpiresDate = renewal.gracePeriodExpiresDate }
+    }
+    if case .unknown(let raw) = entry.status { view.reason = "undocumented status \(raw)" }
+    return view
+  }
+
+  /// The view of one transaction under a key and status.
+  static func view(of transaction: JWSTransaction, key: EntitlementKey, status: EntitlementStatus)
+    -> EntitlementView
+  {
+    var view = EntitlementView(key: key, status: status)
+    view.productId = transaction.productId
+    view.kind = transaction.type.flatMap(Self.kind)
+    view.expiresDate = transaction.expiresDate
+    view.ownership = transaction.inAppOwnershipType?.rawValue
+    view.revocationDate = transaction.revocationDate
+    view.revocationType = transaction.revocationType?.rawValue
+    view.revocationPercentage = transaction.revocationPercentage.map(Int64.init)
+    view.offerType = transaction.offerType?.rawValue
+    view.originalTransactionId = transaction.originalTransactionId
+    view.transactionId = transaction.transactionId
+    return view
+  }
+
+  static func kind(_ type: TransactionType) -> ProductKind? {
+    switch type {
+    case .autoRenewableSubscription: return .autoRenewable
+    case .nonConsumable: return .nonConsumable
+    case .consumable: return .consumable
+    case .nonRenewingSubscription: return .nonRenewing
+    case .unknown: return nil
+    }
+  }
+
+  /// The better of two views of one key: entitled beats not entitled; then the later expiry;
+  /// then the customer's own purchase over a family-shared one; then the smaller original
+  /// transaction id, so the choice never depends on input order.
+  public static func better(_ current: EntitlementView?, _ candidate: EntitlementView)
+    -> EntitlementView
+  {
+    guard let current else { return candidate }
+    if current.isEntitled != candidate.isEntitled {
+      return candidate.isEntitled ? candidate : current
+    }
+    let currentExpiry = current.expiresDate ?? .distantPast
+    let candidateExpiry = candidate.expiresDate ?? .distantPast
+    if currentExpiry != candidateExpiry {
+      return candidateExpiry > currentExpiry ? candidate : current
+    }
+    if current.ownership != candidate.ownership {
+      return candidate.ownership == "PURCHASED" ? candidate : current
+    }
+    return (candidate.originalTransactionId ?? "") < (current.originalTransactionId ?? "")
+      ? candidate : current
+  }
+}

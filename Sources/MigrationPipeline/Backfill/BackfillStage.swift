@@ -1,0 +1,348 @@
+import AppStoreServerAPI
+import Chronology
+import MigrationStore
+
+/// The backfill stage: finds every account's App Store customers from its seed ids and fetches
+/// each customer's full history (v2, ascending, unfiltered, all pages) and all subscription
+/// statuses, verifying every signed value (the client does) and storing it all.
+///
+/// It never wastes a request: ids are planned in groups that share a legacy record, one walk
+/// covers a group, an id already present in a stored history is not queried again, and
+/// accounts sharing a customer share its calls. It is resumable: each page is stored with its
+/// revision in one transaction, so after a crash a rerun goes on from the last stored page and
+/// repeats at most the requests that were in flight.
+public actor BackfillStage {
+  /// The stage's name in progress reports.
+  public static let name = "backfill"
+
+  private let store: MigrationStore
+  private let client: AppStoreServerAPIClient
+  private let options: BackfillOptions
+  private let now: @Sendable () -> Timestamp
+  private let observer: (any ProgressObserver)?
+  private var summary = BackfillSummary()
+  /// Customers another task of this run is walking right now.
+  private var walking: Set<Int64> = []
+
+  /// Creates the stage; it takes the store connection over.
+  ///
+  /// - Parameters:
+  ///   - store: the store (not used by anyone else while the stage runs).
+  ///   - client: the App Store Server API client.
+  ///   - options: concurrency and extras.
+  ///   - now: the clock, for bookkeeping.
+  ///   - observer: where progress goes.
+  public init(
+    store: sending MigrationStore, client: AppStoreServerAPIClient,
+    options: BackfillOptions = BackfillOptions(),
+    now: @escaping @Sendable () -> Timestamp, observer: (any ProgressObserver)? = nil
+  ) {
+    self.store = store
+    self.client = client
+    self.options = options
+    self.now = now
+    self.observer = observer
+  }
+
+  /// Runs the stage to completion.
+  ///
+  /// - Returns: what it did.
+  /// - Throws: `SQLiteError` when the store fails, `CancellationError` when cancelled. A
+  ///   401 that re-signing does not cure stops the run with the client's error. Other App Store
+  ///   problems are recorded per id, never thrown.
+  public func run() async throws -> BackfillSummary {
+    let started = now()
+    let outcomes = try store.seedOutcomes()
+    let links = try store.seedLinks().map {
+      (
+        accountId: $0.accountId, id: $0.originalTransactionId, recordId: $0.recordId,
+        environment: $0.environment
+      )
+    }
+    let groups = SeedGroup.groups(from: links).filter { group in
+      group.ids.contains { id in outcomes[id].map { $0.outcome == "failed" } ?? true }
+    }
+    let unfinished = try store.customers().filter {
+      !$0.isHistoryComplete || !$0.areStatusesComplete
+        || (options.fetchAppTransactions && !$0.isAppTransactionComplete)
+    }
+    summary.groups = groups.count
+    observer?.stageStarted(Self.name, unit: "groups", total: Int64(groups.count + unfinished.count))
+
+    // First finish what an interrupted run began, then the groups nobody has touched.
+    try await forEach(unfinished, limit: options.concurrency) { stage, customer in
+      try await stage.finish(customer, resumed: true)
+    }
+    try await forEach(groups, limit: options.concurrency) { stage, group in
+      try await stage.process(group)
+    }
+    summary.durationMilliseconds = now().milliseconds(since: started)
+    summary.counters = client.counters.snapshot()
+    observer?.stageFinished(Self.name)
+    return summary
+  }
+
+  /// Runs `body` over `items` with at most `limit` at once.
+  private func forEach<Item: Sendable>(
+    _ items: [Item], limit: Int,
+    _ body: @escaping @Sendable (BackfillStage, Item) async throws -> Void
+  ) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      var iterator = items.makeIterator()
+      for _ in 0..<max(1, limit) {
+        guard let item = iterator.next() else { break }
+        group.addTask { try await body(self, item) }
+      }
+      while try await group.next() != nil {
+        observer?.advanced(Self.name, by: 1)
+        if let item = iterator.next() { group.addTask { try await body(self, item) } }
+      }
+    }
+  }
+
+  // MARK: - One group
+
+  private func process(_ group: SeedGroup) async throws {
+    var customersOfIds: [String: Int64] = [:]
+    for id in group.ids {
+      try Task.checkCancellation()
+      if let known = try store.seedOutcomes(for: id), known.outcome != "failed" {
+        if let customer = known.customerId { customersOfIds[id] = customer }
+        continue
+      }
+      if let owner = try store.customerOwning(id) {
+        try record(
+          id, "covered", environment: try store.customer(id: owner)?.environment, customer: owner)
+        customersOfIds[id] = owner
+        continue
+      }
+      if let customer = try await discover(
+        id, hint: group.environmentHint.flatMap(AppStoreEnvironment.named))
+      {
+        customersOfIds[id] = customer
+      }
+    }
+    for customer in Set(customersOfIds.values).sorted() {
+      guard let row = try store.customer(id: customer), !walking.contains(customer) else {
+        continue
+      }
+      try await finish(row, resumed: false)
+    }
+    try store.writeTransaction {
+      for (id, customer) in customersOfIds {
+        for account in group.accountsById[id] ?? [] {
+          try store.linkAccount(account, toCustomer: customer)
+        }
+      }
+    }
+  }
+
+  /// Asks the App Store for an id's history (production first, or the hinted environment, then
+  /// the other), learns whose it is, and walks it.
+  private func discover(_ id: String, hint: AppStoreEnvironment?) async throws -> Int64? {
+    let client = self.client
+    let resolution: EnvironmentResolution<HistoryResponse>
+    do {
+      resolution = try await client.resolvingEnvironment(for: id, hint: hint) {
+        environment async throws(AppStoreAPIError) in
+        try await client.transactionHistory(id, environment: environment)
+      }
+    } catch {
+      try failure(id, error)
+      return nil
+    }
+    summary.historyPages += 1
+    let page = resolution.value
+    let environment = resolution.environment.rawValue
+    let key = Self.customerKey(of: page.transactions.map(\.payload))
+    let claim = try store.claimCustomer(
+      key: key, appTransactionId: page.transactions.first?.payload.appTransactionId,
+      environment: environment,
+      walkTransactionId: id, now: now().millisecondsSince1970)
+    if !claim.isNew {
+      // Another group already walks (or walked) this customer: the page taught nothing new.
+      try record(id, "covered", environment: environment, customer: claim.row.id)
+      return claim.row.id
+    }
+    walking.insert(claim.row.id)
+    defer { walking.remove(claim.row.id) }
+    try store.storeHistoryPage(
+      page.transactions.map(Self.row), customerId: claim.row.id, revision: page.revision,
+      isLast: !page.hasMore,
+      now: now().millisecondsSince1970)
+    try record(id, "found", environment: environment, customer: claim.row.id)
+    if let updated = try store.customer(id: claim.row.id) { try await walk(updated) }
+    return claim.row.id
+  }
+
+  /// Fetches the remaining pages of a customer's history, storing each with its revision.
+  private func walk(_ customer: CustomerRow) async throws {
+    var current = customer
+    while !current.isHistoryComplete {
+      try Task.checkCancellation()
+      let environment = AppStoreEnvironment.named(current.environment) ?? .production
+      let page: HistoryResponse
+      do {
+        page = try await client.transactionHistory(
+          current.walkTransactionId, revision: current.historyRevision, environment: environment)
+      } catch {
+        if error.errorCode == .invalidRevision {
+          // The stored revision is no longer accepted: walk again from the start.
+          try store.resetHistory(customerId: current.id, now: now().millisecondsSince1970)
+          current.historyRevision = nil
+          continue
+        }
+        try fail(customer: current, error)
+        return
+      }
+      summary.historyPages += 1
+      try store.storeHistoryPage(
+        page.transactions.map(Self.row), customerId: current.id, revision: page.revision,
+        isLast: !page.hasMore,
+        now: now().millisecondsSince1970)
+      guard let updated = try store.customer(id: current.id) else { return }
+      current = updated
+    }
+  }
+
+  /// Completes a customer: the rest of its history, its statuses, and (when asked) its app
+  /// transaction.
+  private func finish(_ customer: CustomerRow, resumed: Bool) async throws {
+    let needsWork =
+      !customer.isHistoryComplete || !customer.areStatusesComplete
+      || (options.fetchAppTransactions && !customer.isAppTransactionComplete)
+    guard needsWork else { return }
+    if resumed { summary.resumedCustomers += 1 }
+    walking.insert(customer.id)
+    defer { walking.remove(customer.id) }
+    if !customer.isHistoryComplete { try await walk(customer) }
+    guard let current = try store.customer(id: customer.id), current.isHistoryComplete else {
+      return
+    }
+    let environment = AppStoreEnvironment.named(current.environment) ?? .production
+    if !current.areStatusesComplete {
+      let response: StatusResponse
+      do {
+        response = try await client.allSubscriptionStatuses(
+          current.walkTransactionId, environment: environment)
+      } catch {
+        try fail(customer: current, error)
+        return
+      }
+      summary.statusCalls += 1
+      try store.storeStatuses(
+        Self.rows(response), customerId: current.id, now: now().millisecondsSince1970)
+    }
+    if options.fetchAppTransactions && !current.isAppTransactionComplete {
+      let appTransaction: Verified<AppTransaction>?
+      do {
+        appTransaction = try await client.appTransactionInfo(
+          current.walkTransactionId, environment: environment)
+      } catch {
+        try fail(customer: current, error)
+        return
+      }
+      try store.storeAppTransaction(
+        jws: appTransaction?.jws, appTransactionId: appTransaction?.payload.appTransactionId,
+        originalApplicationVersion: appTransaction?.payload.originalApplicationVersion,
+        originalPurchaseMilliseconds: appTransaction?.payload.originalPurchaseDate?
+          .millisecondsSince1970,
+        customerId: current.id, now: now().millisecondsSince1970)
+    }
+    summary.customers += 1
+  }
+
+  // MARK: - Outcomes
+
+  private func record(
+    _ id: String, _ outcome: String, environment: String?, customer: Int64?, error: String? = nil
+  ) throws {
+    try store.storeSeedOutcome(
+      SeedOutcomeRow(
+        originalTransactionId: id, outcome: outcome, environment: environment, customerId: customer,
+        lastError: error),
+      now: now().millisecondsSince1970)
+    summary.idOutcomes[outcome, default: 0] += 1
+    if outcome == "failed" { observer?.counted(Self.name, "failures", by: 1) }
+  }
+
+  /// Records why an id led nowhere: unknown in both environments, malformed, or failed.
+  private func failure(_ id: String, _ error: AppStoreAPIError) throws {
+    if case .unauthorized = error.kind { throw error }
+    if error.errorCode == .invalidAppIdentifier { throw error }
+    switch error.kind {
+    case .notFoundInAnyEnvironment: try record(id, "unknown", environment: nil, customer: nil)
+    case .server where error.errorCode == .invalidTransactionId:
+      try record(id, "invalid", environment: nil, customer: nil)
+    case .cancelled: throw CancellationError()
+    default: try record(id, "failed", environment: nil, customer: nil, error: error.description)
+    }
+  }
+
+  /// Records that a customer could not be completed: every id that led to it is failed, so the
+  /// comparison says so instead of guessing, and a rerun tries again.
+  private func fail(customer: CustomerRow, _ error: AppStoreAPIError) throws {
+    if case .unauthorized = error.kind { throw error }
+    if case .cancelled = error.kind { throw CancellationError() }
+    try store.markSeedsFailed(
+      customerId: customer.id, error: error.description, now: now().millisecondsSince1970)
+    observer?.counted(Self.name, "failures", by: 1)
+  }
+
+  // MARK: - Mapping
+
+  /// The customer key: the `appTransactionId` every transaction of an Apple Account carries,
+  /// else the smallest original transaction id of the first page.
+  static func customerKey(of transactions: [JWSTransaction]) -> String {
+    if let appTransactionId = transactions.lazy.compactMap(\.appTransactionId).first {
+      return appTransactionId
+    }
+    return "original:" + (transactions.compactMap(\.originalTransactionId).min() ?? "unknown")
+  }
+
+  static func row(_ verified: Verified<JWSTransaction>) -> TransactionRow {
+    let transaction = verified.payload
+    var row = TransactionRow(transactionId: transaction.transactionId ?? "", jws: verified.jws)
+    row.originalTransactionId = transaction.originalTransactionId
+    row.productId = transaction.productId
+    row.subscriptionGroup = transaction.subscriptionGroupIdentifier
+    row.type = transaction.type?.rawValue
+    row.purchaseMilliseconds = transaction.purchaseDate?.millisecondsSince1970
+    row.originalPurchaseMilliseconds = transaction.originalPurchaseDate?.millisecondsSince1970
+    row.expiresMilliseconds = transaction.expiresDate?.millisecondsSince1970
+    row.revocationMilliseconds = transaction.revocationDate?.millisecondsSince1970
+    row.revocationReason = transaction.revocationReason?.rawValue
+    row.revocationType = transaction.revocationType?.rawValue
+    row.revocationPercentage = transaction.revocationPercentage.map(Int64.init)
+    row.isUpgraded = transaction.isUpgraded
+    row.ownership = transaction.inAppOwnershipType?.rawValue
+    row.offerType = transaction.offerType?.rawValue
+    row.offerIdentifier = transaction.offerIdentifier
+    row.transactionReason = transaction.transactionReason?.rawValue
+    row.environment = transaction.environment?.rawValue
+    row.appTransactionId = transaction.appTransactionId
+    row.appAccountToken = transaction.appAccountToken
+    row.signedMilliseconds = transaction.signedDate?.millisecondsSince1970
+    return row
+  }
+
+  static func rows(_ response: StatusResponse) -> [StatusRow] {
+    response.groups.flatMap { group in
+      group.lastTransactions.map { entry in
+        var row = StatusRow(
+          originalTransactionId: entry.originalTransactionId,
+          subscriptionGroup: group.subscriptionGroupIdentifier,
+          status: entry.status.rawValue, transactionJWS: entry.transaction.jws)
+        let renewal = entry.renewalInfo.payload
+        row.autoRenewStatus = renewal.autoRenewStatus.map { $0 == .on }
+        row.autoRenewProductId = renewal.autoRenewProductId
+        row.expirationIntent = renewal.expirationIntent?.rawValue
+        row.isInBillingRetryPeriod = renewal.isInBillingRetryPeriod
+        row.gracePeriodExpiresMilliseconds = renewal.gracePeriodExpiresDate?.millisecondsSince1970
+        row.renewalSignedMilliseconds = renewal.signedDate?.millisecondsSince1970
+        row.renewalJWS = entry.renewalInfo.jws
+        return row
+      }
+    }
+  }
+}

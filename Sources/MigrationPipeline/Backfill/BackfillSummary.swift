@@ -1,0 +1,27 @@
+import AppStoreServerAPI
+
+/// What a backfill did.
+public struct BackfillSummary: Sendable {
+  /// Groups of ids (each usually one customer) planned.
+  public var groups = 0
+  /// Customers whose history and statuses are now complete.
+  public var customers = 0
+  /// Customers finished from a walk an earlier, interrupted run began.
+  public var resumedCustomers = 0
+  /// Ids by outcome: `found`, `covered`, `unknown`, `invalid`, `failed`.
+  public var idOutcomes: [String: Int] = [:]
+  /// History pages fetched in this run.
+  public var historyPages = 0
+  /// Status calls made in this run.
+  public var statusCalls = 0
+  /// Wall time in milliseconds.
+  public var durationMilliseconds: Int64 = 0
+  /// The client's request counters at the end.
+  public var counters: RequestCountersSnapshot?
+
+  /// Creates an empty summary.
+  public init() {}
+
+  /// Ids that could not be resolved (retries exhausted, verification failed).
+  public var failedIds: Int { idOutcomes["failed"] ?? 0 }
+}

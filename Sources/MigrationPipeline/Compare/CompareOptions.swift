@@ -1,0 +1,26 @@
+import Chronology
+import Entitlements
+import LegacyReceipts
+
+/// What the comparison compares, and how.
+public struct CompareOptions: Sendable {
+  /// The comparison instant.
+  public var asOf: Timestamp
+  /// The team's product catalogue.
+  public var catalog: ProductCatalog?
+  /// The team's table by account, when one is compared.
+  public var table: [String: [TableRow]]?
+  /// How far apart two expiries may be and still agree.
+  public var expiryTolerance: Int64
+
+  /// Creates options.
+  public init(
+    asOf: Timestamp, catalog: ProductCatalog? = nil, table: [String: [TableRow]]? = nil,
+    expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+  ) {
+    self.asOf = asOf
+    self.catalog = catalog
+    self.table = table
+    self.expiryTolerance = expiryTolerance
+  }
+}

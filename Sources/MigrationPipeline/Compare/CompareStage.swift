@@ -1,0 +1,115 @@
+import AppStoreServerAPI
+import Chronology
+import Dispatch
+import Entitlements
+import LegacyReceipts
+import MigrationStore
+import Synchronization
+
+/// The compare stage: classifies every account by reading what ingest and backfill stored —
+/// no network. Accounts are read in chunks and compared in parallel; the result is in account
+/// order and the same for the same store and options.
+public struct CompareStage {
+  /// The stage's name in progress reports.
+  public static let name = "compare"
+
+  private let store: MigrationStore
+  private let options: CompareOptions
+  private let observer: (any ProgressObserver)?
+
+  /// Creates the stage.
+  ///
+  /// - Parameters:
+  ///   - store: the store to read.
+  ///   - options: what to compare and how.
+  ///   - observer: where progress goes.
+  public init(
+    store: MigrationStore, options: CompareOptions, observer: (any ProgressObserver)? = nil
+  ) {
+    self.store = store
+    self.options = options
+    self.observer = observer
+  }
+
+  /// Compares every account.
+  ///
+  /// - Returns: one comparison per account, by account id.
+  /// - Throws: `SQLiteError`, or a failure to read back a stored value.
+  public func run() throws -> [AccountComparison] {
+    let accounts = try store.accountIds()
+    observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
+    let comparator = AccountComparator(
+      asOf: options.asOf, catalog: options.catalog, expiryTolerance: options.expiryTolerance)
+    var results: [AccountComparison] = []
+    results.reserveCapacity(accounts.count)
+    let chunkSize = 512
+    for chunkStart in stride(from: 0, to: accounts.count, by: chunkSize) {
+      let chunk = accounts[chunkStart..<min(accounts.count, chunkStart + chunkSize)]
+      let inputs = try chunk.map { try input(for: try store.accountRecords($0)) }
+      let compared = Mutex<[AccountComparison?]>(Array(repeating: nil, count: inputs.count))
+      DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
+        let comparison = comparator.compare(inputs[index])
+        compared.withLock { $0[index] = comparison }
+      }
+      results += compared.withLock { $0.compactMap { $0 } }
+      observer?.advanced(Self.name, by: Int64(chunk.count))
+    }
+    observer?.stageFinished(Self.name)
+    return results
+  }
+
+  // MARK: - From stored rows to comparison inputs
+
+  func input(for records: AccountRecords) throws -> AccountInput {
+    var responses: [AccountInput.Response] = []
+    var evidence: [AccountEvidence.LegacyRecord] = []
+    for record in records.records {
+      evidence.append(
+        AccountEvidence.LegacyRecord(
+          version: record.version, kind: record.kind,
+          source: record.sourceLine.map { "\(record.sourcePath):\($0)" } ?? record.sourcePath,
+          status: record.status,
+          environment: record.environment,
+          capturedAt: record.capturedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+          isEvaluated: false))
+      guard let raw = record.raw, let format = LegacyInputFormat(rawValue: record.format),
+        let response = try StoredRecordDecoder.response(of: raw, format: format)
+      else { continue }
+      responses.append(
+        AccountInput.Response(
+          version: record.version,
+          capturedAt: record.capturedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+          response: response))
+    }
+    let seeds = records.seeds.map { seed in
+      AccountEvidence.SeedId(
+        id: seed.originalTransactionId, source: seed.source,
+        outcome: seed.outcome.flatMap { AccountEvidence.SeedId.Outcome(rawValue: $0.outcome) }
+          ?? .pending,
+        environment: seed.outcome?.environment, lastError: seed.outcome?.lastError)
+    }
+    let customers = try records.customers.map { customer in
+      AccountInput.Customer(
+        key: customer.row.key, environment: customer.row.environment,
+        otherAccounts: customer.otherAccounts,
+        data: AppStoreCustomerData(
+          transactions: try customer.transactionJWS.map {
+            try StoredSignedValue.decode($0, as: JWSTransaction.self)
+          },
+          statuses: try customer.statuses.map { row in
+            StatusEntry(
+              group: row.subscriptionGroup, status: SubscriptionStatus(rawValue: row.status),
+              originalTransactionId: row.originalTransactionId,
+              transaction: try StoredSignedValue.decode(
+                row.transactionJWS, as: JWSTransaction.self),
+              renewal: try row.renewalJWS.map {
+                try StoredSignedValue.decode($0, as: JWSRenewalInfo.self)
+              })
+          }))
+    }
+    return AccountInput(
+      accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,
+      customers: customers,
+      table: options.table.map { $0[records.accountId] ?? [] })
+  }
+}

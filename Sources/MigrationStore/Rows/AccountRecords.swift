@@ -1,0 +1,55 @@
+/// Everything the store holds for one account, as the compare stage reads it.
+public struct AccountRecords: Sendable {
+  /// One legacy record.
+  public struct Record: Sendable {
+    /// The account's version of the record.
+    public var version: Int
+    /// `response`, `raw_receipt` or `seed`.
+    public var kind: String
+    /// `ndjson`, `json` or `csv`: how the record was read.
+    public var format: String
+    /// The source file.
+    public var sourcePath: String
+    /// The source line, if any.
+    public var sourceLine: Int?
+    /// The verifyReceipt status, for responses.
+    public var status: Int64?
+    /// The environment the record names.
+    public var environment: String?
+    /// The capture instant (Unix ms).
+    public var capturedMilliseconds: Int64?
+    /// The record's bytes, for usable responses (status 0 or 21006) only.
+    public var raw: [UInt8]?
+  }
+
+  /// One seed id with its outcome.
+  public struct Seed: Sendable {
+    /// The id.
+    public var originalTransactionId: String
+    /// Where it was first found.
+    public var source: String
+    /// The outcome, if the backfill reached it.
+    public var outcome: SeedOutcomeRow?
+  }
+
+  /// One customer with its signed data.
+  public struct Customer: Sendable {
+    /// The customer.
+    public var row: CustomerRow
+    /// Other accounts linked to the same customer.
+    public var otherAccounts: [String]
+    /// Every transaction's JWS.
+    public var transactionJWS: [String]
+    /// Every status.
+    public var statuses: [StatusRow]
+  }
+
+  /// The account.
+  public var accountId: String
+  /// Its records, oldest version first.
+  public var records: [Record]
+  /// Its seed ids.
+  public var seeds: [Seed]
+  /// Its customers.
+  public var customers: [Customer]
+}

@@ -1,0 +1,98 @@
+// MARK: - What the comparison reads
+
+extension MigrationStore {
+  /// Every account id, sorted.
+  ///
+  /// - Returns: the ids.
+  /// - Throws: `SQLiteError`.
+  public func accountIds() throws -> [String] {
+    var ids: [String] = []
+    try database.forEachRow("SELECT account_id FROM accounts ORDER BY account_id") {
+      ids.append(try $0.string(at: 0))
+    }
+    return ids
+  }
+
+  /// Everything stored for one account.
+  ///
+  /// - Parameter accountId: the account.
+  /// - Returns: its records, seeds and customers.
+  /// - Throws: `SQLiteError`.
+  public func accountRecords(_ accountId: String) throws -> AccountRecords {
+    var records: [AccountRecords.Record] = []
+    try database.forEachRow(
+      """
+      SELECT version, kind, source_path, source_line, status, environment, captured_ms,
+        CASE WHEN kind = 'response' AND status IN (0, 21006) THEN raw END, format
+      FROM legacy_records WHERE account_id = ? ORDER BY version
+      """, binding: accountId
+    ) { row in
+      records.append(
+        AccountRecords.Record(
+          version: try row.int(at: 0), kind: try row.string(at: 1), format: try row.string(at: 8),
+          sourcePath: try row.string(at: 2),
+          sourceLine: try row.optionalInt(at: 3), status: try row.optionalInt64(at: 4),
+          environment: try row.optionalString(at: 5),
+          capturedMilliseconds: try row.optionalInt64(at: 6), raw: try row.optionalBlob(at: 7)))
+    }
+    var seeds: [AccountRecords.Seed] = []
+    try database.forEachRow(
+      """
+      SELECT s.original_transaction_id, MIN(s.source), o.outcome, o.environment, o.customer_id, o.last_error
+      FROM seeds s LEFT JOIN seed_outcomes o ON o.original_transaction_id = s.original_transaction_id
+      WHERE s.account_id = ? GROUP BY s.original_transaction_id ORDER BY s.original_transaction_id
+      """, binding: accountId
+    ) { row in
+      let id = try row.string(at: 0)
+      let outcome = try row.optionalString(at: 2).map { outcome in
+        SeedOutcomeRow(
+          originalTransactionId: id, outcome: outcome, environment: try row.optionalString(at: 3),
+          customerId: try row.optionalInt64(at: 4), lastError: try row.optionalString(at: 5))
+      }
+      seeds.append(
+        AccountRecords.Seed(
+          originalTransactionId: id, source: try row.string(at: 1), outcome: outcome))
+    }
+    var customerIds: [Int64] = []
+    try database.forEachRow(
+      "SELECT customer_id FROM account_customers WHERE account_id = ? ORDER BY customer_id",
+      binding: accountId
+    ) {
+      customerIds.append(try $0.int64(at: 0))
+    }
+    var customers: [AccountRecords.Customer] = []
+    for id in customerIds {
+      guard let row = try customer(id: id) else { continue }
+      var others: [String] = []
+      try database.forEachRow(
+        "SELECT account_id FROM account_customers WHERE customer_id = ? AND account_id <> ? ORDER BY account_id",
+        binding: id, accountId
+      ) { others.append(try $0.string(at: 0)) }
+      var transactions: [String] = []
+      try database.forEachRow(
+        "SELECT jws FROM transactions WHERE customer_id = ? ORDER BY transaction_id", binding: id
+      ) {
+        transactions.append(try $0.string(at: 0))
+      }
+      var statuses: [StatusRow] = []
+      try database.forEachRow(
+        """
+        SELECT original_transaction_id, subscription_group, status, transaction_jws, renewal_jws
+        FROM subscription_statuses WHERE customer_id = ? ORDER BY original_transaction_id
+        """, binding: id
+      ) { status in
+        var entry = StatusRow(
+          originalTransactionId: try status.string(at: 0),
+          subscriptionGroup: try status.string(at: 1),
+          status: try status.int64(at: 2), transactionJWS: try status.string(at: 3))
+        entry.renewalJWS = try status.optionalString(at: 4)
+        statuses.append(entry)
+      }
+      customers.append(
+        AccountRecords.Customer(
+          row: row, otherAccounts: others, transactionJWS: transactions, statuses: statuses))
+    }
+    return AccountRecords(
+      accountId: accountId, records: records, seeds: seeds, customers: customers)
+  }
+}

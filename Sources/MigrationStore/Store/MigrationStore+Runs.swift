@@ -1,0 +1,154 @@
+// MARK: - Runs and comparisons
+
+extension MigrationStore {
+  /// Records the start of a run.
+  ///
+  /// - Parameter run: the run (without a finish).
+  /// - Throws: `SQLiteError`.
+  public func beginRun(_ run: RunRow) throws {
+    try database.run(
+      "INSERT INTO runs (id, started_ms, as_of_ms, simulated, inputs) VALUES (?, ?, ?, ?, ?)",
+      binding: run.id, run.startedMilliseconds, run.asOfMilliseconds, run.isSimulated, run.inputs)
+  }
+
+  /// Records the end of a run and its summary.
+  ///
+  /// - Parameters:
+  ///   - id: the run.
+  ///   - finishedMilliseconds: when it finished.
+  ///   - summary: its summary (JSON).
+  /// - Throws: `SQLiteError`.
+  public func finishRun(_ id: String, finishedMilliseconds: Int64, summary: String) throws {
+    try database.run(
+      "UPDATE runs SET finished_ms = ?, summary = ? WHERE id = ?", binding: finishedMilliseconds,
+      summary, id)
+  }
+
+  /// A run by id, or the most recent run when `id` is `nil`.
+  ///
+  /// - Parameter id: the run id.
+  /// - Returns: the run, or `nil`.
+  /// - Throws: `SQLiteError`.
+  public func run(_ id: String?) throws -> RunRow? {
+    let decode: (SQLiteRow) throws -> RunRow = { row in
+      RunRow(
+        id: try row.string(at: 0), startedMilliseconds: try row.int64(at: 1),
+        finishedMilliseconds: try row.optionalInt64(at: 2),
+        asOfMilliseconds: try row.int64(at: 3), isSimulated: try row.bool(at: 4),
+        inputs: try row.string(at: 5),
+        summary: try row.optionalString(at: 6))
+    }
+    let columns = "id, started_ms, finished_ms, as_of_ms, simulated, inputs, summary"
+    if let id {
+      return try database.firstRow(
+        "SELECT \(columns) FROM runs WHERE id = ?", binding: id, decode: decode)
+    }
+    return try database.firstRow(
+      "SELECT \(columns) FROM runs ORDER BY started_ms DESC, id DESC LIMIT 1", decode: decode)
+  }
+
+  /// Stores one endpoint's request counters of a run.
+  ///
+  /// - Parameters:
+  ///   - counters: the counters (JSON).
+  ///   - endpoint: the endpoint.
+  ///   - runId: the run.
+  /// - Throws: `SQLiteError`.
+  public func storeRequestCounters(_ counters: String, endpoint: String, runId: String) throws {
+    try database.run(
+      "INSERT OR REPLACE INTO request_counters (run_id, endpoint, counters) VALUES (?, ?, ?)",
+      binding: runId, endpoint, counters)
+  }
+
+  /// A run's request counters by endpoint (JSON each).
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: counters by endpoint.
+  /// - Throws: `SQLiteError`.
+  public func requestCounters(runId: String) throws -> [String: String] {
+    var counters: [String: String] = [:]
+    try database.forEachRow(
+      "SELECT endpoint, counters FROM request_counters WHERE run_id = ?", binding: runId
+    ) { row in
+      counters[try row.string(at: 0)] = try row.string(at: 1)
+    }
+    return counters
+  }
+
+  /// Stores the team table a run compared.
+  ///
+  /// - Parameters:
+  ///   - rows: the table's rows.
+  ///   - runId: the run.
+  /// - Throws: `SQLiteError`.
+  public func storeCurrentEntitlements(_ rows: [CurrentEntitlementRow], runId: String) throws {
+    try writeTransaction {
+      try database.run("DELETE FROM run_current_entitlements WHERE run_id = ?", binding: runId)
+      for row in rows {
+        try database.run(
+          "INSERT INTO run_current_entitlements (run_id, account_id, product_id, status, expires_ms) VALUES (?, ?, ?, ?, ?)",
+          binding: runId, row.accountId, row.productId, row.status, row.expiresMilliseconds)
+      }
+    }
+  }
+
+  /// The team table a run compared, by account.
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: rows by account; empty when the run compared no table.
+  /// - Throws: `SQLiteError`.
+  public func currentEntitlements(runId: String) throws -> [String: [CurrentEntitlementRow]] {
+    var rows: [String: [CurrentEntitlementRow]] = [:]
+    try database.forEachRow(
+      "SELECT account_id, product_id, status, expires_ms FROM run_current_entitlements WHERE run_id = ? ORDER BY rowid",
+      binding: runId
+    ) { row in
+      let entry = CurrentEntitlementRow(
+        accountId: try row.string(at: 0), productId: try row.string(at: 1),
+        status: try row.string(at: 2),
+        expiresMilliseconds: try row.optionalInt64(at: 3))
+      rows[entry.accountId, default: []].append(entry)
+    }
+    return rows
+  }
+
+  /// Replaces a run's classifications.
+  ///
+  /// - Parameters:
+  ///   - rows: one per account.
+  ///   - runId: the run.
+  /// - Throws: `SQLiteError`.
+  public func storeComparisons(_ rows: [ComparisonRow], runId: String) throws {
+    try writeTransaction {
+      try database.run("DELETE FROM comparisons WHERE run_id = ?", binding: runId)
+      for row in rows {
+        try database.run(
+          """
+          INSERT INTO comparisons (run_id, account_id, category, table_category, cause, explanation) VALUES (?, ?, ?, ?, ?, ?)
+          """,
+          binding: runId, row.accountId, row.category, row.tableCategory, row.cause, row.explanation
+        )
+      }
+    }
+  }
+
+  /// A run's classifications.
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: one row per account, by account id.
+  /// - Throws: `SQLiteError`.
+  public func comparisons(runId: String) throws -> [ComparisonRow] {
+    var rows: [ComparisonRow] = []
+    try database.forEachRow(
+      "SELECT account_id, category, table_category, cause, explanation FROM comparisons WHERE run_id = ? ORDER BY account_id",
+      binding: runId
+    ) { row in
+      rows.append(
+        ComparisonRow(
+          accountId: try row.string(at: 0), category: try row.string(at: 1),
+          tableCategory: try row.optionalString(at: 2),
+          cause: try row.optionalString(at: 3), explanation: try row.string(at: 4)))
+    }
+    return rows
+  }
+}
