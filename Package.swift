@@ -102,6 +102,10 @@ let package = Package(
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(
+      name: "EntitlementsTests",
+      dependencies: ["Entitlements", "AppStoreServerAPI", "LegacyReceipts", "Chronology"]
+    ),
+    .testTarget(
       name: "AppStoreSimulatorTests",
       dependencies: ["AppStoreSimulator", "LegacyReceipts", "Chronology"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),

@@ -1,0 +1,105 @@
+import AppStoreServerAPI
+import Foundation
+import JSON
+
+/// Reads the App Store configuration from a JSON file and the environment (the environment wins
+/// field by field), and decides between Apple and the embedded simulator.
+///
+/// The file (`--config FILE`, or `.receipt-migrate/config.json` when it exists):
+///
+/// ```json
+/// {"issuer_id": "…", "key_id": "…", "private_key_path": "AuthKey_ABC123.p8",
+///  "bundle_id": "com.example.app", "app_apple_id": 1234567890,
+///  "environment": "auto", "root_certificates": ["AppleRootCA-G3.cer"]}
+/// ```
+///
+/// Each member has an environment variable: `ASC_ISSUER_ID`, `ASC_KEY_ID`,
+/// `ASC_PRIVATE_KEY_PATH`, `APP_BUNDLE_ID`, `APP_APPLE_ID`, `APP_STORE_ENVIRONMENT`,
+/// `APP_STORE_ROOT_CERTIFICATES` (`:`-separated), and for tests against a simulator
+/// `APP_STORE_PRODUCTION_URL` / `APP_STORE_SANDBOX_URL`.
+public enum ToolConfiguration {
+  /// The default configuration file, relative to the working directory.
+  public static let defaultPath = ".receipt-migrate/config.json"
+
+  /// The file members and the variables they stand for.
+  static let members: [(member: String, variable: String)] = [
+    ("issuer_id", "ASC_ISSUER_ID"), ("key_id", "ASC_KEY_ID"),
+    ("private_key_path", "ASC_PRIVATE_KEY_PATH"),
+    ("bundle_id", "APP_BUNDLE_ID"), ("app_apple_id", "APP_APPLE_ID"),
+    ("environment", "APP_STORE_ENVIRONMENT"),
+    ("root_certificates", "APP_STORE_ROOT_CERTIFICATES"),
+    ("production_url", "APP_STORE_PRODUCTION_URL"),
+    ("sandbox_url", "APP_STORE_SANDBOX_URL"),
+  ]
+
+  /// The variables whose presence means "talk to Apple".
+  static let credentialVariables = [
+    "ASC_ISSUER_ID", "ASC_KEY_ID", "ASC_PRIVATE_KEY_PATH", "APP_BUNDLE_ID",
+  ]
+
+  /// Decides which App Store to use.
+  ///
+  /// - Parameters:
+  ///   - file: the configuration file named with `--config`, or `nil` for the default (used only
+  ///     if it exists).
+  ///   - environment: the process environment.
+  /// - Returns: Apple with its settings, or the embedded simulator when no credential is set.
+  /// - Throws: ``ConfigurationError`` for an unreadable or invalid file, or incomplete or
+  ///   invalid credentials — the message names the setting and what to do.
+  public static func resolve(file: String?, environment: [String: String])
+    throws(ConfigurationError) -> AppStoreChoice
+  {
+    var variables = try read(file: file)
+    for (_, variable) in members {
+      if let value = environment[variable], !value.isEmpty { variables[variable] = value }
+    }
+    guard credentialVariables.contains(where: { !(variables[$0] ?? "").isEmpty }) else {
+      return .embeddedSimulator
+    }
+    return .apple(try LookupSettings.read(from: variables))
+  }
+
+  /// The file's members as variables.
+  static func read(file: String?) throws(ConfigurationError) -> [String: String] {
+    let path = file ?? defaultPath
+    guard FileManager.default.fileExists(atPath: path) else {
+      if let file { throw ConfigurationError("the configuration file \(file) does not exist") }
+      return [:]
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ConfigurationError(
+        "the configuration file \(path) cannot be read; check its permissions")
+    }
+    let document: JSONValue
+    do {
+      document = try JSONValue(parsing: Array(data))
+    } catch {
+      throw ConfigurationError("the configuration file \(path) is not valid JSON: \(error)")
+    }
+    guard case .object(let fields) = document else {
+      throw ConfigurationError("the configuration file \(path) must hold a JSON object")
+    }
+    var variables: [String: String] = [:]
+    for field in fields {
+      guard let variable = members.first(where: { $0.member == field.key })?.variable else {
+        let known = members.map(\.member).joined(separator: ", ")
+        throw ConfigurationError(
+          "the configuration file \(path) has an unknown member \"\(field.key)\"; known: \(known)")
+      }
+      switch field.value {
+      case .string(let text): variables[variable] = text
+      case .number(let text): variables[variable] = text
+      case .array(let items):
+        let paths = items.compactMap(\.stringValue)
+        guard paths.count == items.count else {
+          throw ConfigurationError("\(field.key) in \(path) must be a list of file paths")
+        }
+        variables[variable] = paths.joined(separator: ":")
+      case .null: continue
+      default:
+        throw ConfigurationError("\(field.key) in \(path) must be a string")
+      }
+    }
+    return variables
+  }
+}

@@ -1,0 +1,296 @@
+import AppStoreServerAPI
+import Chronology
+import Entitlements
+import LegacyReceipts
+import Testing
+
+let day = Timestamp.millisecondsPerDay
+let now = Timestamp(millisecondsSince1970: 1_761_955_200_000)
+func at(_ offset: Int64) -> Timestamp { now.adding(milliseconds: offset) }
+
+/// A legacy response with one monthly subscription transaction.
+func legacyResponse(
+  product: String = "pro.monthly", purchase: Timestamp, expires: Timestamp,
+  original: String = "100", id: String = "101",
+  cancelled: Timestamp? = nil, captured: Timestamp, renewal: [String: String] = [:]
+) throws -> AccountInput.Response {
+  var fields = [
+    "\"transaction_id\":\"\(id)\"", "\"original_transaction_id\":\"\(original)\"",
+    "\"product_id\":\"\(product)\"",
+    "\"subscription_group_identifier\":\"G\"",
+    "\"purchase_date_ms\":\"\(purchase.millisecondsSince1970)\"",
+    "\"expires_date_ms\":\"\(expires.millisecondsSince1970)\"",
+  ]
+  if let cancelled {
+    fields.append("\"cancellation_date_ms\":\"\(cancelled.millisecondsSince1970)\"")
+  }
+  let renewalText =
+    renewal.isEmpty
+    ? ""
+    : ",\"pending_renewal_info\":[{\"original_transaction_id\":\"\(original)\","
+      + renewal.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",") + "}]"
+  let text =
+    "{\"status\":0,\"receipt\":{\"request_date_ms\":\"\(captured.millisecondsSince1970)\",\"in_app\":[]},\"latest_receipt_info\":[{\(fields.joined(separator: ","))}]\(renewalText)}"
+  let response = try Array(text.utf8).withUnsafeBytes { try VerifyReceiptDecoder.decode($0) }
+    .response
+  return AccountInput.Response(version: 1, capturedAt: captured, response: response)
+}
+
+func transaction(
+  product: String = "pro.monthly", purchase: Timestamp, expires: Timestamp?,
+  original: String = "100", id: String = "101",
+  type: TransactionType = .autoRenewableSubscription, revoked: (Timestamp, RevocationType)? = nil,
+  family: Bool = false
+) -> JWSTransaction {
+  var transaction = JWSTransaction()
+  transaction.transactionId = id
+  transaction.originalTransactionId = original
+  transaction.productId = product
+  transaction.subscriptionGroupIdentifier = type == .autoRenewableSubscription ? "G" : nil
+  transaction.purchaseDate = purchase
+  transaction.expiresDate = expires
+  transaction.type = type
+  transaction.inAppOwnershipType = family ? .familyShared : .purchased
+  transaction.revocationDate = revoked?.0
+  transaction.revocationType = revoked?.1
+  transaction.appTransactionId = "7001"
+  return transaction
+}
+
+func customer(
+  _ transactions: [JWSTransaction], statuses: [(SubscriptionStatus, JWSTransaction)],
+  environment: String = "Production", others: [String] = []
+)
+  -> AccountInput.Customer
+{
+  AccountInput.Customer(
+    key: "7001", environment: environment, otherAccounts: others,
+    data: AppStoreCustomerData(
+      transactions: transactions,
+      statuses: statuses.map {
+        StatusEntry(
+          group: "G", status: $0.0, originalTransactionId: $0.1.originalTransactionId ?? "",
+          transaction: $0.1, renewal: nil)
+      }))
+}
+
+func seeds(_ ids: [String], outcome: AccountEvidence.SeedId.Outcome = .found) -> [AccountEvidence
+  .SeedId]
+{
+  ids.map {
+    AccountEvidence.SeedId(
+      id: $0, source: "latest_receipt_info", outcome: outcome, environment: "Production",
+      lastError: nil)
+  }
+}
+
+func response(status: Int64) -> AccountEvidence.LegacyRecord {
+  AccountEvidence.LegacyRecord(
+    version: 1, kind: "response", source: "x.ndjson:1", status: status, environment: "Production",
+    capturedAt: nil, isEvaluated: false)
+}
+
+@Suite("AccountComparator")
+struct ComparatorTests {
+  let comparator = AccountComparator(asOf: now, catalog: nil)
+
+  @Test("a snapshot from before the renewal: stale_renewed, caused by freshness")
+  func staleRenewed() throws {
+    let old = try legacyResponse(
+      purchase: at(-40 * day), expires: at(-10 * day), captured: at(-35 * day))
+    let first = transaction(purchase: at(-40 * day), expires: at(-10 * day))
+    let renewal = transaction(purchase: at(-10 * day), expires: at(20 * day), id: "102")
+    let input = AccountInput(
+      accountId: "a", responses: [old], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([first, renewal], statuses: [(.active, renewal)])], table: nil)
+    let result = comparator.compare(input)
+    #expect(result.category == .staleRenewed)
+    #expect(result.cause == .freshness)
+    #expect(result.explanation.hasPrefix("pro.monthly is active until 2025-11-21"))
+    #expect(result.keys.first?.old?.status == .expired)
+    #expect(result.keys.first?.newAtCapture?.status == .active)
+  }
+
+  @Test("a refund after the snapshot: refund_missed; a refund the old data shows: match")
+  func refunds() throws {
+    let bought = transaction(
+      purchase: at(-5 * day), expires: at(25 * day), revoked: (at(-1 * day), .refundFull))
+    let stale = try legacyResponse(
+      purchase: at(-5 * day), expires: at(25 * day), captured: at(-3 * day))
+    var input = AccountInput(
+      accountId: "a", responses: [stale], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([bought], statuses: [(.revoked, bought)])], table: nil)
+    #expect(comparator.compare(input).category == .refundMissed)
+    input.responses = [
+      try legacyResponse(
+        purchase: at(-5 * day), expires: at(25 * day), cancelled: at(-1 * day),
+        captured: at(-12 * 3_600_000))
+    ]
+    #expect(comparator.compare(input).category == .match)
+    var prorated = bought
+    prorated.revocationType = .refundProrated
+    input.responses = [stale]
+    input.customers = [customer([prorated], statuses: [(.revoked, prorated)])]
+    #expect(comparator.compare(input).category == .proratedRefund)
+    var family = bought
+    family.revocationType = .familyRevoke
+    input.customers = [customer([family], statuses: [(.revoked, family)])]
+    #expect(comparator.compare(input).category == .revokedFamily)
+  }
+
+  @Test("account-level checks come first, in their order")
+  func accountLevel() throws {
+    let active = transaction(purchase: at(-5 * day), expires: at(25 * day))
+    let legacy = try legacyResponse(
+      purchase: at(-5 * day), expires: at(25 * day), captured: at(-1 * day))
+    let base = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([active], statuses: [(.active, active)])], table: nil)
+    #expect(comparator.compare(base).category == .match)
+
+    var errors = base
+    errors.responses = []
+    errors.records = [response(status: 21010)]
+    #expect(comparator.compare(errors).category == .legacyErrorStatus)
+    #expect(comparator.compare(errors).explanation.contains("21010"))
+
+    var noIds = base
+    noIds.seeds = []
+    #expect(comparator.compare(noIds).category == .noTransactionId)
+
+    var failed = base
+    failed.seeds = [
+      AccountEvidence.SeedId(
+        id: "100", source: "in_app", outcome: .failed, environment: nil,
+        lastError: "5000000 after 3 attempts")
+    ]
+    #expect(comparator.compare(failed).category == .unresolved)
+    #expect(comparator.compare(failed).explanation.contains("5000000 after 3 attempts"))
+
+    var unknown = base
+    unknown.seeds = seeds(["100"], outcome: .unknown)
+    unknown.customers = []
+    #expect(comparator.compare(unknown).category == .unknownToAppStore)
+
+    var sandbox = base
+    sandbox.customers = [customer([active], statuses: [(.active, active)], environment: "Sandbox")]
+    #expect(comparator.compare(sandbox).category == .sandboxOnly)
+
+    var shared = base
+    shared.customers = [customer([active], statuses: [(.active, active)], others: ["b"])]
+    #expect(comparator.compare(shared).category == .sharedAppleAccount)
+    #expect(comparator.compare(shared).explanation == "the Apple Account 7001 also belongs to b")
+
+    var idsOnly = base
+    idsOnly.responses = []
+    idsOnly.records = [
+      AccountEvidence.LegacyRecord(
+        version: 1, kind: "seed", source: "s.csv:2", status: nil, environment: nil, capturedAt: nil,
+        isEvaluated: false)
+    ]
+    #expect(comparator.compare(idsOnly).category == .idsOnly)
+  }
+
+  @Test("grace, billing retry, upgrades, expiry drift and purchases missing from the receipt")
+  func otherKeyCategories() throws {
+    let legacy = try legacyResponse(
+      purchase: at(-40 * day), expires: at(-10 * day), captured: at(-35 * day))
+    let lapsed = transaction(purchase: at(-40 * day), expires: at(-10 * day))
+    var input = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([lapsed], statuses: [(.billingGracePeriod, lapsed)])], table: nil)
+    #expect(comparator.compare(input).category == .graceMissed)
+
+    let current = try legacyResponse(
+      purchase: at(-5 * day), expires: at(25 * day), captured: at(-4 * day))
+    let running = transaction(purchase: at(-5 * day), expires: at(25 * day))
+    input.responses = [current]
+    input.customers = [customer([running], statuses: [(.billingRetry, running)])]
+    #expect(comparator.compare(input).category == .billingRetryAsActive)
+
+    let upgraded = transaction(
+      product: "plus.monthly", purchase: at(-2 * day), expires: at(28 * day), id: "102")
+    input.customers = [customer([running, upgraded], statuses: [(.active, upgraded)])]
+    #expect(comparator.compare(input).category == .upgradeMisread)
+
+    let later = transaction(purchase: at(-5 * day), expires: at(40 * day))
+    input.customers = [customer([later], statuses: [(.active, later)])]
+    #expect(comparator.compare(input).category == .expiryDrift)
+
+    let lifetime = transaction(
+      product: "lifetime", purchase: at(-1 * day), expires: nil, original: "200", id: "200",
+      type: .nonConsumable)
+    input.customers = [customer([running, lifetime], statuses: [(.active, running)])]
+    let missing = comparator.compare(input)
+    #expect(missing.category == .missingInReceipt)
+    #expect(missing.keys.first?.key == .product("lifetime"))
+    let shared = transaction(
+      product: "lifetime", purchase: at(-1 * day), expires: nil, original: "200", id: "200",
+      type: .nonConsumable, family: true)
+    input.customers = [customer([running, shared], statuses: [(.active, running)])]
+    #expect(comparator.compare(input).category == .familySharedOnlyInAPI)
+  }
+
+  @Test("the team's table gets its own category, and the legacy bug that reproduces it is named")
+  func table() throws {
+    let legacy = try legacyResponse(
+      purchase: at(-40 * day), expires: at(-10 * day), captured: at(-9 * day),
+      renewal: ["is_in_billing_retry_period": "1", "auto_renew_status": "1"])
+    let lapsed = transaction(purchase: at(-40 * day), expires: at(-10 * day))
+    let input = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([lapsed], statuses: [(.billingRetry, lapsed)])],
+      table: [TableRow(productId: "pro.monthly", status: .active, expiresAt: at(-10 * day))])
+    let result = AccountComparator(
+      asOf: now,
+      catalog: ProductCatalog(products: [
+        "pro.monthly": .init(kind: .autoRenewable, subscriptionGroupIdentifier: "G")
+      ])
+    )
+    .compare(input)
+    #expect(result.category == .match)
+    #expect(result.tableCategory == .billingRetryAsActive)
+    #expect(result.suspectedFlaws == [.autoRenewMeansEntitled])
+    #expect(result.keys.first?.table?.status == .active)
+  }
+
+  @Test("responses of two Apple Accounts are evaluated separately and merged")
+  func twoAppleAccounts() throws {
+    let former = try legacyResponse(
+      purchase: at(-400 * day), expires: at(-370 * day), original: "100", id: "101",
+      captured: at(-380 * day))
+    let current = try legacyResponse(
+      product: "plus.monthly", purchase: at(-5 * day), expires: at(25 * day), original: "300",
+      id: "301", captured: at(-2 * day))
+    let old = transaction(purchase: at(-400 * day), expires: at(-370 * day))
+    let new = transaction(
+      product: "plus.monthly", purchase: at(-5 * day), expires: at(25 * day), original: "300",
+      id: "301")
+    let input = AccountInput(
+      accountId: "a", responses: [former, current], records: [response(status: 0)],
+      seeds: seeds(["100", "300"]),
+      customers: [
+        customer([old], statuses: [(.expired, old)]), customer([new], statuses: [(.active, new)]),
+      ], table: nil)
+    let result = comparator.compare(input)
+    #expect(result.category == .match)
+    #expect(result.keys.first?.old?.productId == "plus.monthly")
+    #expect(result.evidence.capturedAt == at(-2 * day))
+  }
+
+  @Test("the result does not depend on the order of the inputs")
+  func orderIndependence() throws {
+    let a = transaction(purchase: at(-5 * day), expires: at(25 * day), original: "100", id: "101")
+    let b = transaction(
+      product: "plus.monthly", purchase: at(-5 * day), expires: at(25 * day), original: "200",
+      id: "201")
+    let legacy = try legacyResponse(
+      purchase: at(-5 * day), expires: at(25 * day), captured: at(-1 * day))
+    let forward = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([a, b], statuses: [(.active, a), (.active, b)])], table: nil)
+    var backward = forward
+    backward.customers = [customer([b, a], statuses: [(.active, b), (.active, a)])]
+    #expect(comparator.compare(forward) == comparator.compare(backward))
+  }
+}
