@@ -1,5 +1,6 @@
 import Chronology
 import Foundation
+import LegacyReceipts
 
 /// Writes a synthetic corpus of realistic stored verifyReceipt responses as NDJSON: each
 /// subscriber has about 36 monthly renewals in both `in_app` and `latest_receipt_info`, every
@@ -81,23 +82,12 @@ public struct LegacyCorpusGenerator {
     #"{"quantity":"1","product_id":"\#(product)","transaction_id":"\#(id)","original_transaction_id":"\#(original)","purchase_date":"\#(Self.gmt(purchase))","purchase_date_ms":"\#(purchase)","purchase_date_pst":"\#(Self.pst(purchase))","original_purchase_date":"\#(Self.gmt(originalPurchase))","original_purchase_date_ms":"\#(originalPurchase)","original_purchase_date_pst":"\#(Self.pst(originalPurchase))","expires_date":"\#(Self.gmt(expires))","expires_date_ms":"\#(expires)","expires_date_pst":"\#(Self.pst(expires))","web_order_line_item_id":"\#(webOrder)","is_trial_period":"\#(trial)","is_in_intro_offer_period":"false","in_app_ownership_type":"PURCHASED""#
   }
 
-  /// `2024-06-15 12:00:00 Etc/GMT`
-  static func gmt(_ milliseconds: Int64) -> String {
-    let civil = CivilTime(Timestamp(millisecondsSince1970: milliseconds))
-    return civilText(civil) + " Etc/GMT"
+  private static func gmt(_ milliseconds: Int64) -> String {
+    LegacyDateFormatter.gmt(Timestamp(millisecondsSince1970: milliseconds))
   }
 
-  /// The `_pst` spelling; a fixed −7 h offset is close enough for a benchmark corpus.
-  static func pst(_ milliseconds: Int64) -> String {
-    let civil = CivilTime(
-      Timestamp(millisecondsSince1970: milliseconds - 7 * Timestamp.millisecondsPerHour))
-    return civilText(civil) + " America/Los_Angeles"
-  }
-
-  private static func civilText(_ civil: CivilTime) -> String {
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return
-      "\(civil.year)-\(two(civil.month))-\(two(civil.day)) \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))"
+  private static func pst(_ milliseconds: Int64) -> String {
+    LegacyDateFormatter.pacific(Timestamp(millisecondsSince1970: milliseconds))
   }
 
   /// About 8 KB of base64, like a real receipt.

@@ -36,14 +36,7 @@ extension JSONReader {
   ///   a value beyond `Int64`.
   @inlinable
   public mutating func readInt64() throws(JSONError) -> Int64 {
-    skipWhitespace()
-    guard position < count else { throw JSONError(.unexpectedEnd, at: position) }
-    let byte = base[position]
-    guard byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-    else {
-      throw try mismatch(expected: "a number")
-    }
-    let scan = try scanNumber()
+    let scan = try scanNumberValue()
     state = .afterValue
     guard let value = integerValue(scan) else {
       throw JSONError(.numberOutOfRange("a 64-bit integer"), at: scan.start)
@@ -68,6 +61,16 @@ extension JSONReader {
   /// - Returns: the number's text, such as `-12.50e3`.
   /// - Throws: `JSONError.typeMismatch` for a non-number, or a syntax error.
   public mutating func readNumberText() throws(JSONError) -> String {
+    let scan = try scanNumberValue()
+    state = .afterValue
+    return String(
+      decoding: UnsafeRawBufferPointer(start: base + scan.start, count: scan.end - scan.start),
+      as: UTF8.self)
+  }
+
+  /// Scans the number that must come next, failing with a type mismatch for anything else.
+  @inlinable
+  mutating func scanNumberValue() throws(JSONError) -> NumberScan {
     skipWhitespace()
     guard position < count else { throw JSONError(.unexpectedEnd, at: position) }
     let byte = base[position]
@@ -75,11 +78,7 @@ extension JSONReader {
     else {
       throw try mismatch(expected: "a number")
     }
-    let scan = try scanNumber()
-    state = .afterValue
-    return String(
-      decoding: UnsafeRawBufferPointer(start: base + scan.start, count: scan.end - scan.start),
-      as: UTF8.self)
+    return try scanNumber()
   }
 
   /// Scans `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?` at `position`.

@@ -176,3 +176,27 @@ struct VerifyReceiptDecoderTests {
     #expect(error.reason == reason)
   }
 }
+
+@Suite("LegacyDateFormatter")
+struct LegacyDateFormatterTests {
+  // 01:00 to 02:00 on the first Sunday of November happens twice in Los Angeles, so a local
+  // time in that hour is ambiguous (the reason the *_ms fields win); the cases avoid it.
+  @Test(
+    "writes what the parser reads back, across daylight-saving changes",
+    arguments: [
+      "2024-01-15T12:00:00Z", "2024-03-10T09:59:59Z", "2024-03-10T10:00:00Z",
+      "2024-07-01T00:00:00Z", "2024-11-03T07:59:59Z", "2024-11-03T10:00:00Z",
+    ])
+  func roundTrip(text: String) throws {
+    let instant = try #require(Timestamp(parsing: text))
+    #expect(LegacyDateParser.parse(LegacyDateFormatter.gmt(instant)) == instant)
+    #expect(LegacyDateParser.parse(LegacyDateFormatter.pacific(instant)) == instant)
+  }
+
+  @Test("spells both forms as Apple did")
+  func spelling() throws {
+    let instant = try #require(Timestamp(parsing: "2024-06-15T12:00:00Z"))
+    #expect(LegacyDateFormatter.gmt(instant) == "2024-06-15 12:00:00 Etc/GMT")
+    #expect(LegacyDateFormatter.pacific(instant) == "2024-06-15 05:00:00 America/Los_Angeles")
+  }
+}

@@ -290,7 +290,7 @@ public struct LegacyResponseWriter: Sendable {
     writeDate(&writer, "original_purchase_date", transaction.originalPurchaseDate, false)
     if let expires = transaction.expiresDate {
       writer.field("expires_date", String(expires.millisecondsSince1970))
-      writer.field("expires_date_formatted", Self.gmt(expires))
+      writer.field("expires_date_formatted", LegacyDateFormatter.gmt(expires))
     }
     if let webOrder = transaction.webOrderLineItemId {
       writer.field("web_order_line_item_id", webOrder)
@@ -307,13 +307,13 @@ public struct LegacyResponseWriter: Sendable {
   private func writeDate(
     _ writer: inout JSONWriter, _ name: String, _ instant: Timestamp, _ numbers: Bool
   ) {
-    writer.field(name, Self.gmt(instant))
+    writer.field(name, LegacyDateFormatter.gmt(instant))
     if numbers {
       writer.field(name + "_ms", instant.millisecondsSince1970)
     } else {
       writer.field(name + "_ms", String(instant.millisecondsSince1970))
     }
-    writer.field(name + "_pst", Self.pacific(instant))
+    writer.field(name + "_pst", LegacyDateFormatter.pacific(instant))
   }
 
   private func writeInteger(
@@ -343,41 +343,5 @@ public struct LegacyResponseWriter: Sendable {
       case .oneZero: writer.field(name, value ? "1" : "0")
       }
     }
-  }
-
-  /// `2024-06-15 12:00:00 Etc/GMT`
-  static func gmt(_ instant: Timestamp) -> String {
-    text(CivilTime(instant)) + " Etc/GMT"
-  }
-
-  /// The `_pst` spelling in Los Angeles time (daylight time from the second Sunday of March to
-  /// the first Sunday of November, US rules since 2007).
-  static func pacific(_ instant: Timestamp) -> String {
-    let standard = instant.adding(milliseconds: -8 * Timestamp.millisecondsPerHour)
-    let civil = CivilTime(standard)
-    let isDaylight = isUSDaylightTime(civil)
-    let local =
-      isDaylight ? CivilTime(standard.adding(milliseconds: Timestamp.millisecondsPerHour)) : civil
-    return text(local) + " America/Los_Angeles"
-  }
-
-  private static func isUSDaylightTime(_ standardTime: CivilTime) -> Bool {
-    func nthSunday(_ n: Int, month: Int) -> Int {
-      let first = CivilTime.daysSinceEpoch(year: standardTime.year, month: month, day: 1)
-      let weekday = Int((first + 4) % 7 + 7) % 7  // 0 = Sunday; 1970-01-01 was a Thursday
-      return 1 + (7 - weekday) % 7 + 7 * (n - 1)
-    }
-    let start = CivilTime(year: standardTime.year, month: 3, day: nthSunday(2, month: 3), hour: 2)
-      .timestamp
-    let end = CivilTime(year: standardTime.year, month: 11, day: nthSunday(1, month: 11), hour: 1)
-      .timestamp
-    let moment = standardTime.timestamp
-    return moment >= start && moment < end
-  }
-
-  private static func text(_ civil: CivilTime) -> String {
-    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-    return
-      "\(civil.year)-\(two(civil.month))-\(two(civil.day)) \(two(civil.hour)):\(two(civil.minute)):\(two(civil.second))"
   }
 }
