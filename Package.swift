@@ -41,6 +41,12 @@ let package = Package(
     .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
     .target(name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
+    .target(
+      name: "MigrationReports",
+      dependencies: [
+        "Chronology", "CryptoSupport", "Entitlements", "JSON", "LegacyReceipts", "Terminal",
+      ]
+    ),
 
     // MARK: - Simulator
 
@@ -103,6 +109,11 @@ let package = Package(
       dependencies: ["AppStoreSimulator", "LegacyReceipts", "Chronology"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(
+      name: "MigrationReportsTests",
+      dependencies: ["MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "JSON"],
+      resources: [.copy("Fixtures")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
