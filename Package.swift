@@ -111,7 +111,9 @@ let package = Package(
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
       name: "MigrationReportsTests",
-      dependencies: ["MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "JSON"],
+      dependencies: [
+        "MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "CryptoSupport", "JSON",
+      ],
       resources: [.copy("Fixtures")]
     ),
   ],

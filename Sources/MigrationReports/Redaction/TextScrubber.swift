@@ -2,11 +2,12 @@ import Entitlements
 
 /// Replaces whole-word occurrences of known ids in free text.
 ///
-/// "Whole word" means the occurrence is neither preceded nor followed by a letter or a digit,
-/// so the id `12` is replaced in "shared with account 12." but not inside "2025-12-01" or
+/// "Whole word" means the occurrence is neither preceded nor followed by a letter, a digit,
+/// `-` or `_` (the characters ids and dates are made of), so the id `12` is replaced in
+/// "shared with account 12." and "responses/12.json" but not inside "2025-12-01" or
 /// "acct-123". Longer ids are replaced first so that an id that contains another one is
-/// replaced whole. A short numeric id can still replace a number that only looks like it;
-/// that hides a little too much, never too little.
+/// replaced whole. A short numeric id can still replace a number that only looks like it
+/// ("at 12:00"); that hides a little too much, never too little.
 struct TextScrubber {
   private let replacements: [(needle: String, replacement: String)]
 
@@ -57,6 +58,6 @@ struct TextScrubber {
 
   private func isWordCharacter(_ character: Character?) -> Bool {
     guard let character else { return false }
-    return character.isLetter || character.isNumber
+    return character.isLetter || character.isNumber || character == "-" || character == "_"
   }
 }
