@@ -162,6 +162,10 @@ enum HTMLAssets {
         return row.getAttribute("data-cat");
       });
       var total = rows.length.toLocaleString("en-US");
+      var all = Number(table.getAttribute("data-accounts"));
+      var suffix = all > rows.length
+        ? " listed here (of " + all.toLocaleString("en-US") + ")"
+        : " accounts";
       function apply() {
         var wanted = category.value;
         var needle = search.value.trim().toLowerCase();
@@ -176,7 +180,7 @@ enum HTMLAssets {
             count++;
           }
         }
-        shown.textContent = "Showing " + count.toLocaleString("en-US") + " of " + total + " accounts";
+        shown.textContent = "Showing " + count.toLocaleString("en-US") + " of " + total + suffix;
       }
       function readLocation() {
         var parameters = new URLSearchParams(window.location.hash.slice(1));

@@ -9,17 +9,29 @@ extension HTMLReportRenderer {
   /// evidence in a `<details>`.
   func appendAccounts(to html: inout String) {
     let statistics = content.statistics
+    let listed = content.accountsListedInHTML
     let evidenceLimit = content.accountsWithHTMLEvidence
     let discrepancies = statistics.accounts - statistics.count(DiscrepancyCategory.match)
+    let listedDiscrepancies = min(listed, discrepancies)
     html += "<section id=\"discrepancies\">\n<h2>Accounts</h2>\n"
-    var note =
-      "Every account, in the order above. Open <em>Evidence</em> under an account that does not "
-      + "match to see each key as both logics decide it, the legacy records, the ids and the "
-      + "customers. Matching accounts have no evidence here"
-    if evidenceLimit < discrepancies {
+    var note: String
+    if listed < statistics.accounts {
+      note =
+        "The first \(ReportFormatting.count(listed)) of "
+        + "\(ReportFormatting.count(statistics.accounts)) accounts, in the order above; the other "
+        + "\(ReportFormatting.count(statistics.accounts - listed)) are left out so that this page "
+        + "opens quickly, and are in <code>discrepancies.csv</code>. "
+    } else {
+      note = "Every account, in the order above. "
+    }
+    note +=
+      "Open <em>Evidence</em> under an account that does not match to see each key as both logics "
+      + "decide it, the legacy records, the ids and the customers. Matching accounts have no "
+      + "evidence here"
+    if evidenceLimit < listedDiscrepancies {
       note +=
         ", and only the first \(ReportFormatting.count(evidenceLimit)) of "
-        + "\(ReportFormatting.count(discrepancies)) other accounts do, to keep this file small"
+        + "\(ReportFormatting.count(listedDiscrepancies)) other accounts do, to keep this file small"
     }
     note +=
       "; every account's evidence is in <code>discrepancies.ndjson</code>, and "
@@ -41,10 +53,11 @@ extension HTMLReportRenderer {
       "<input id=\"filter-account\" type=\"search\" placeholder=\"part of an account id\" autocomplete=\"off\">\n"
     html += "<span id=\"filter-count\" aria-live=\"polite\"></span>\n</div>\n"
     html +=
-      "<div class=\"scroll\"><table id=\"accounts\">\n<thead><tr><th>Account</th><th>Category</th>"
+      "<div class=\"scroll\"><table id=\"accounts\" data-accounts=\"\(statistics.accounts)\">\n"
+      + "<thead><tr><th>Account</th><th>Category</th>"
     html += "<th>Impact</th><th>Cause</th><th>Explanation</th><th>Team table</th></tr></thead>\n"
     var withEvidence = 0
-    for account in content.accounts {
+    for account in content.accounts.prefix(listed) {
       let showsEvidence = account.category != .match && withEvidence < evidenceLimit
       if showsEvidence { withEvidence += 1 }
       appendRow(account, evidence: showsEvidence, to: &html)

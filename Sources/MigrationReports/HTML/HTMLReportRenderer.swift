@@ -120,7 +120,11 @@ struct HTMLReportRenderer {
 
   private func categories() -> String {
     let total = statistics.accounts
-    let rows = DisplayOrder.categories.filter { statistics.count($0) > 0 }.map { category in
+    let matches = statistics.count(DiscrepancyCategory.match)
+    // Matches are left out of the chart: they are usually most accounts, would shrink every
+    // other bar to a sliver, and the headline already gives their share.
+    let rows = DisplayOrder.categories.filter { $0 != .match && statistics.count($0) > 0 }.map {
+      category in
       let count = statistics.count(category)
       let share = ReportFormatting.share(count, of: total)
       return HorizontalBarChart.Row(
@@ -133,17 +137,20 @@ struct HTMLReportRenderer {
       )
     }
     var html = "<section id=\"categories\">\n<h2>What changes for customers</h2>\n"
-    html +=
-      "<p class=\"note\">Accounts by category, losses of access first. Each account has exactly "
-      + "one category; its other findings are in its evidence below.</p>\n"
-    if rows.isEmpty {
-      html += "<p>No accounts were compared.</p>\n"
-    } else {
-      html += HorizontalBarChart(rows: rows).svg(
-        id: "category-chart", title: "Accounts by category")
-      html += "\n"
+    if total == 0 {
+      return html + "<p>No accounts were compared.</p>\n</section>\n"
     }
-    return html + "</section>\n"
+    if rows.isEmpty {
+      return html
+        + "<p>Every account matches: switching changes nothing for any customer.</p>\n</section>\n"
+    }
+    html +=
+      "<p class=\"note\">Accounts that do not match, by category, losses of access first; the "
+      + "\(ReportFormatting.accounts(matches)) that match (\(ReportFormatting.share(matches, of: total))) "
+      + "are not drawn. Each account has exactly one category; its other findings are in its "
+      + "evidence below.</p>\n"
+    html += HorizontalBarChart(rows: rows).svg(id: "category-chart", title: "Accounts by category")
+    return html + "\n</section>\n"
   }
 
   private func transitions() -> String {

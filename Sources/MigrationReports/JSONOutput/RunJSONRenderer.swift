@@ -134,6 +134,8 @@ struct RunJSONRenderer {
 
     writer.key("html")
     writer.beginObject()
+    writer.field("accounts_listed", content.accountsListedInHTML)
+    writer.field("row_limit", content.options.htmlRowLimit)
     writer.field("accounts_with_evidence", content.accountsWithHTMLEvidence)
     writer.field("evidence_limit", content.options.htmlEvidenceLimit)
     writer.endObject()

@@ -20,9 +20,14 @@ struct ReportContent: Sendable {
       comparisons: accounts, topExplanationCount: options.topExplanationCount)
   }
 
-  /// Whether an account gets expandable evidence in `report.html`: accounts that do not match,
-  /// the first ``ReportOptions/htmlEvidenceLimit`` of them in display order.
+  /// The accounts with a row in `report.html`: the first ``ReportOptions/htmlRowLimit`` in
+  /// display order.
+  var accountsListedInHTML: Int { min(max(0, options.htmlRowLimit), accounts.count) }
+
+  /// The accounts with expandable evidence in `report.html`: listed accounts that do not
+  /// match, the first ``ReportOptions/htmlEvidenceLimit`` of them in display order.
   var accountsWithHTMLEvidence: Int {
-    min(max(0, options.htmlEvidenceLimit), accounts.count - statistics.count(.match))
+    let listedDiscrepancies = accounts.prefix(accountsListedInHTML).count { $0.category != .match }
+    return min(max(0, options.htmlEvidenceLimit), listedDiscrepancies)
   }
 }

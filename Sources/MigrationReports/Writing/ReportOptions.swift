@@ -2,6 +2,11 @@
 public struct ReportOptions: Hashable, Sendable {
   /// Replaces account ids and customer keys with pseudonyms (`--redact`); `nil` shows them.
   public var pseudonymizer: Pseudonymizer?
+  /// At most this many accounts get a row in `report.html`, in display order (so matches are
+  /// the first left out). A browser lays out every row of a table, and beyond some tens of
+  /// thousands of rows the page takes many seconds to open; the other files always list
+  /// every account.
+  public var htmlRowLimit: Int
   /// At most this many accounts get expandable evidence in `report.html`, in table order;
   /// matches never do. The other files always carry every account's evidence.
   public var htmlEvidenceLimit: Int
@@ -12,14 +17,17 @@ public struct ReportOptions: Hashable, Sendable {
   ///
   /// - Parameters:
   ///   - pseudonymizer: the pseudonymizer for `--redact`, or `nil` to show real ids.
+  ///   - htmlRowLimit: the most accounts with a row in `report.html`; the default, 25,000,
+  ///     keeps the page quick to open.
   ///   - htmlEvidenceLimit: the most accounts with expandable evidence in `report.html`;
-  ///     the default, 5,000, keeps a 100,000-account report to tens of megabytes.
+  ///     the default, 5,000, keeps a 100,000-account report under 20 MB.
   ///   - topExplanationCount: how many explanations `summary.md` lists.
   public init(
-    pseudonymizer: Pseudonymizer? = nil, htmlEvidenceLimit: Int = 5_000,
+    pseudonymizer: Pseudonymizer? = nil, htmlRowLimit: Int = 25_000, htmlEvidenceLimit: Int = 5_000,
     topExplanationCount: Int = 10
   ) {
     self.pseudonymizer = pseudonymizer
+    self.htmlRowLimit = htmlRowLimit
     self.htmlEvidenceLimit = htmlEvidenceLimit
     self.topExplanationCount = topExplanationCount
   }
