@@ -91,7 +91,7 @@ enum HTMLAssets {
       #accounts thead th{position:sticky;top:0;background:var(--paper);z-index:1;\
       box-shadow:inset 0 -1px 0 var(--line)}
       #accounts td.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",\
-      monospace;font-size:13px;word-break:break-all;min-width:110px}
+      monospace;font-size:13px;word-break:break-all;min-width:13.5em}
       #accounts tbody.e>tr:first-child>td{border-bottom:0}
       #accounts tr.ev>td{padding-top:0}
       details>summary{cursor:pointer;color:var(--link);font-size:13px;width:max-content}

@@ -93,8 +93,8 @@ struct HTMLReportRenderer {
         + "<span class=\"l\">\(label)</span><span class=\"s\">\(detail)</span></div>\n"
     }
     card(
-      "total", ReportFormatting.count(total), "accounts compared",
-      "keys: \(ReportFormatting.count(statistics.keys))", id: "headline-accounts")
+      "total", ReportFormatting.count(total), "accounts",
+      "\(ReportFormatting.count(statistics.keys)) keys compared", id: "headline-accounts")
     card(
       "same", ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
       "match",
