@@ -42,6 +42,12 @@ let package = Package(
     .target(
       name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
+    .target(
+      name: "MigrationReports",
+      dependencies: [
+        "Chronology", "CryptoSupport", "Entitlements", "JSON", "LegacyReceipts", "Terminal",
+      ]
+    ),
 
     // MARK: - Simulator
 
@@ -110,6 +116,13 @@ let package = Package(
       dependencies: ["AppStoreSimulator", "LegacyReceipts", "Chronology"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(
+      name: "MigrationReportsTests",
+      dependencies: [
+        "MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "CryptoSupport", "JSON",
+      ],
+      resources: [.copy("Fixtures")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

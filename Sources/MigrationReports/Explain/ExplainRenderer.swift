@@ -1,0 +1,162 @@
+import Chronology
+import Entitlements
+import Terminal
+
+/// Renders one account's full comparison and evidence as aligned text for a terminal: what
+/// `receipt-migrate explain <account-id>` prints.
+///
+/// Every value that comes from data is passed through a filter that writes control
+/// characters as visible escapes, so a hostile account id cannot drive the terminal.
+public enum ExplainRenderer {
+  /// The account's comparison as aligned text.
+  ///
+  /// - Parameters:
+  ///   - comparison: the account's comparison.
+  ///   - asOf: the comparison instant, named in the heading when given.
+  ///   - pseudonymizer: replaces account ids and customer keys with pseudonyms, when given.
+  /// - Returns: the text, ending with a newline.
+  public static func render(
+    _ comparison: AccountComparison, asOf: Timestamp? = nil, pseudonymizer: Pseudonymizer? = nil
+  ) -> String {
+    let account = pseudonymizer.map { $0.redacting(comparison) } ?? comparison
+    var sections: [String] = []
+    sections.append(overview(account, asOf: asOf))
+    sections.append(keys(account))
+    if !account.suspectedFlaws.isEmpty {
+      sections.append(
+        section(
+          "Suspected legacy bugs",
+          table(
+            ["Bug", "What it does"],
+            account.suspectedFlaws.map { [$0.rawValue, $0.explanation] })))
+    }
+    if !account.secondaryFindings.isEmpty {
+      sections.append(
+        section(
+          "Other findings", account.secondaryFindings.map { "- " + t($0) }.joined(separator: "\n")))
+    }
+    sections.append(records(account.evidence.legacyRecords))
+    sections.append(seedIds(account.evidence.seedIds))
+    sections.append(customers(account.evidence.customers))
+    return sections.joined(separator: "\n\n") + "\n"
+  }
+
+  // MARK: - Sections
+
+  private static func overview(_ account: AccountComparison, asOf: Timestamp?) -> String {
+    var facts: [(String, String)] = [
+      (
+        "Category",
+        "\(account.category.rawValue) (\(account.category.title); "
+          + "\(ReportFormatting.impact(account.category.impact)))"
+      )
+    ]
+    if let cause = account.cause {
+      facts.append(("Cause", "\(cause.rawValue): \(ReportFormatting.meaning(cause))"))
+    }
+    facts.append(("Explanation", t(account.explanation)))
+    if let asOf { facts.append(("Compared as of", asOf.iso8601)) }
+    facts.append(("Captured at", ReportFormatting.instant(account.evidence.capturedAt)))
+    if let table = account.tableCategory {
+      facts.append(("Team table", "\(table.rawValue) (\(table.title))"))
+    }
+    let width = facts.map(\.0.count).max() ?? 0
+    let lines = facts.map { name, value in
+      "  " + name + String(repeating: " ", count: width - name.count + 2) + value
+    }
+    return "Account \(t(account.accountId))\n" + lines.joined(separator: "\n")
+  }
+
+  private static func keys(_ account: AccountComparison) -> String {
+    guard !account.keys.isEmpty else {
+      return section("Keys", "Neither side has an entitlement key for this account.")
+    }
+    let blocks = account.keys.map { key -> String in
+      var heading = "\(t(key.key.description))  \(key.category.rawValue)"
+      if let cause = key.cause { heading += "  cause \(cause.rawValue)" }
+      if let table = key.tableCategory { heading += "  table \(table.rawValue)" }
+      var rows: [[String]] = []
+      var details: [String] = []
+      for side in ViewText.Side.allCases {
+        guard let view = side.view(in: key) else {
+          if side.isAlwaysShown {
+            rows.append([side.rawValue, "none", "", "", "knows nothing of this key"])
+          }
+          continue
+        }
+        rows.append([
+          side.rawValue, view.status.rawValue, view.productId ?? "",
+          view.expiresDate?.iso8601 ?? "",
+          view.reason ?? "",
+        ])
+        let facts = ViewText.details(view)
+        if !facts.isEmpty { details.append("\(side.rawValue): \(t(facts))") }
+      }
+      // The details are long and differ little between views, so they go below the table
+      // rather than widen it past a terminal's width.
+      return
+        ([
+          heading, t(key.explanation),
+          table(["View", "Status", "Product", "Expires", "Reason"], rows),
+        ]
+        + details).joined(separator: "\n")
+    }
+    return section("Keys", blocks.joined(separator: "\n\n"))
+  }
+
+  private static func records(_ records: [AccountEvidence.LegacyRecord]) -> String {
+    guard !records.isEmpty else { return section("Legacy records", "None stored.") }
+    let rows = records.map { record in
+      [
+        String(record.version), record.kind, record.source, record.status.map(String.init) ?? "",
+        record.environment ?? "", record.capturedAt?.iso8601 ?? "",
+        record.isEvaluated ? "evaluated" : "",
+      ]
+    }
+    return section(
+      "Legacy records",
+      table(["Version", "Kind", "Source", "Status", "Environment", "Captured", "Evaluated"], rows))
+  }
+
+  private static func seedIds(_ seeds: [AccountEvidence.SeedId]) -> String {
+    guard !seeds.isEmpty else {
+      return section("Original transaction ids", "None: nothing to look up at the App Store.")
+    }
+    let rows = seeds.map { seed in
+      [
+        seed.id, seed.source, seed.outcome.rawValue, seed.environment ?? "",
+        seed.isUnverified ? "unverified receipt" : "", seed.lastError ?? "",
+      ]
+    }
+    return section(
+      "Original transaction ids",
+      table(["Id", "Found in", "Outcome", "Environment", "Receipt", "Last error"], rows))
+  }
+
+  private static func customers(_ customers: [AccountEvidence.Customer]) -> String {
+    guard !customers.isEmpty else { return section("App Store customers", "None found.") }
+    let rows = customers.map { customer in
+      [customer.key, customer.environment, customer.otherAccounts.joined(separator: ", ")]
+    }
+    return section(
+      "App Store customers", table(["Customer", "Environment", "Also under accounts"], rows))
+  }
+
+  // MARK: - Layout
+
+  private static func section(_ title: String, _ body: String) -> String {
+    title + "\n"
+      + body.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+  }
+
+  private static func table(_ titles: [String], _ rows: [[String]]) -> String {
+    var table = TextTable(columns: titles.map { TextTable.Column($0) })
+    for row in rows {
+      table.addRow(row.map(t))
+    }
+    return table.rendered()
+  }
+
+  private static func t(_ text: String) -> String { TerminalText.safe(text) }
+}

@@ -1,0 +1,278 @@
+import CryptoSupport
+import Entitlements
+import Foundation
+import LegacyReceipts
+
+/// Renders `report.html`: one self-contained page (inline CSS, inline SVG, a little inline
+/// script; nothing loaded from anywhere) for a person to open in a browser.
+///
+/// The page reads top to bottom in order of what matters: the headline numbers, what changes
+/// for customers (categories), how statuses move (transition matrix) and how expiries shift
+/// (histogram), the team table when one was compared, every account with its evidence, and
+/// the run's facts. Everything renders without the script; the script only adds the category
+/// filter and the account search.
+struct HTMLReportRenderer {
+  let content: ReportContent
+
+  private var summary: RunSummary { content.summary }
+  private var statistics: ReportStatistics { content.statistics }
+
+  func render() -> String {
+    var html = ""
+    html.reserveCapacity(64 * 1024 + content.accounts.count * 400)
+    html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    // Nothing may load from anywhere, and only this page's own style sheet and script may run:
+    // a report that escaped an account id wrongly still could not execute it.
+    html +=
+      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+      + "style-src '\(Self.hash(HTMLAssets.style))'; script-src '\(Self.hash(HTMLAssets.script))'; "
+      + "img-src 'none'; base-uri 'none'; form-action 'none'\">\n"
+    html += "<meta name=\"generator\" content=\"receipt-migrate \(e(summary.toolVersion))\">\n"
+    html += "<title>Migration report \(e(summary.runId))</title>\n"
+    html += "<style>\(HTMLAssets.style)</style>\n</head>\n<body>\n"
+    html += header()
+    html += "<main>\n"
+    html += headline()
+    html += categories()
+    html += "<div class=\"pair\">\n" + transitions() + expiryDifferences() + "</div>\n"
+    if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
+      html += teamTable()
+    }
+    appendAccounts(to: &html)
+    html += runDetails()
+    html += "</main>\n"
+    html +=
+      "<footer><p>Written by receipt-migrate \(e(summary.toolVersion)) for run "
+      + "<code>\(e(summary.runId))</code>. This file is self-contained: it loads nothing from "
+      + "the network or from other files. The same data is in <code>summary.md</code>, "
+      + "<code>discrepancies.csv</code>, <code>discrepancies.ndjson</code> and "
+      + "<code>run.json</code> beside it.</p></footer>\n"
+    html += "<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
+    return html
+  }
+
+  // MARK: - Header and headline
+
+  private func header() -> String {
+    var html = "<header>\n<p class=\"eyebrow\">receipt-migrate · migration report</p>\n"
+    html += "<h1>Old receipt logic compared with the App Store Server API</h1>\n"
+    html +=
+      "<p class=\"meta\">Run <code>\(e(summary.runId))</code> · compared as of "
+      + "<time datetime=\"\(summary.asOf.iso8601)\">\(summary.asOf.iso8601)</time> · "
+      + "\(e(summary.appStore.description))</p>\n"
+    if summary.appStore.isSimulated {
+      html +=
+        "<p class=\"banner simulated\" id=\"simulated\"><strong>Simulated App Store.</strong> "
+        + "Every App Store answer in this report came from the built-in simulator, not from "
+        + "Apple: it shows what the tool does, not what your customers have.</p>\n"
+    }
+    if let failOn = summary.failOn {
+      html +=
+        failOn.isCrossed
+        ? "<p class=\"banner crossed\"><strong>Threshold crossed.</strong> The run crossed "
+          + "<code>--fail-on \(e(failOn.expression))</code> and exits with code 1.</p>\n"
+        : "<p class=\"banner passed\">Within the threshold <code>--fail-on "
+          + "\(e(failOn.expression))</code>.</p>\n"
+    }
+    if content.options.isRedacted {
+      html +=
+        "<p class=\"banner redacted\"><strong>Pseudonymised.</strong> Account ids and App Store "
+        + "customer keys are replaced by keyed hashes (<code>acct_…</code>, <code>cust_…</code>); "
+        + "the same account has the same pseudonym in every report made with the same salt.</p>\n"
+    }
+    return html + "</header>\n"
+  }
+
+  private func headline() -> String {
+    let total = statistics.accounts
+    var html = "<section class=\"cards\" id=\"headline\" aria-label=\"Headline numbers\">\n"
+    func card(_ tone: String, _ number: String, _ label: String, _ detail: String, id: String) {
+      html +=
+        "<div class=\"card tone-\(tone)\" id=\"\(id)\"><span class=\"n\">\(number)</span>"
+        + "<span class=\"l\">\(label)</span><span class=\"s\">\(detail)</span></div>\n"
+    }
+    card(
+      "total", ReportFormatting.count(total), "accounts",
+      "\(ReportFormatting.count(statistics.keys)) keys compared", id: "headline-accounts")
+    card(
+      "same", ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
+      "match",
+      "\(ReportFormatting.count(statistics.count(DiscrepancyCategory.match))) accounts",
+      id: "headline-match")
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      let count = statistics.count(impact)
+      card(
+        ReportFormatting.tone(impact), ReportFormatting.count(count),
+        ReportFormatting.headline(impact),
+        ReportFormatting.share(count, of: total), id: "headline-\(impact.rawValue)")
+    }
+    let unresolved = statistics.count(.unresolved)
+    card(
+      "attn", ReportFormatting.count(unresolved), "unresolved",
+      unresolved == 0 ? "every id resolved" : "could not be decided", id: "headline-unresolved")
+    return html + "</section>\n"
+  }
+
+  // MARK: - Charts
+
+  private func categories() -> String {
+    let total = statistics.accounts
+    let matches = statistics.count(DiscrepancyCategory.match)
+    // Matches are left out of the chart: they are usually most accounts, would shrink every
+    // other bar to a sliver, and the headline already gives their share.
+    let rows = DisplayOrder.categories.filter { $0 != .match && statistics.count($0) > 0 }.map {
+      category in
+      let count = statistics.count(category)
+      let share = ReportFormatting.share(count, of: total)
+      return HorizontalBarChart.Row(
+        label: category.title, value: count,
+        valueText: "\(ReportFormatting.count(count)) · \(share)",
+        tone: ReportFormatting.tone(category.impact),
+        title:
+          "\(category.title) (\(category.rawValue)): \(ReportFormatting.count(count)) of "
+          + "\(ReportFormatting.count(total)) accounts, \(share); \(ReportFormatting.impact(category.impact))"
+      )
+    }
+    var html = "<section id=\"categories\">\n<h2>What changes for customers</h2>\n"
+    if total == 0 {
+      return html + "<p>No accounts were compared.</p>\n</section>\n"
+    }
+    if rows.isEmpty {
+      return html
+        + "<p>Every account matches: switching changes nothing for any customer.</p>\n</section>\n"
+    }
+    html +=
+      "<p class=\"note\">Accounts that do not match, by category, losses of access first; the "
+      + "\(ReportFormatting.accounts(matches)) that match (\(ReportFormatting.share(matches, of: total))) "
+      + "are not drawn. Each account has exactly one category; its other findings are in its "
+      + "evidence below.</p>\n"
+    html += HorizontalBarChart(rows: rows).svg(id: "category-chart", title: "Accounts by category")
+    return html + "\n</section>\n"
+  }
+
+  private func transitions() -> String {
+    let matrix = statistics.transitions
+    var html = "<section id=\"transitions\">\n<h2>Old status → new status</h2>\n"
+    html +=
+      "<p class=\"note\">Entitlement keys by their status under the old logic (rows) and the new "
+      + "logic (columns), both as of \(summary.asOf.iso8601). <em>none</em>: that side knows "
+      + "nothing of the key.</p>\n"
+    html += "<div class=\"scroll\"><table class=\"matrix\" id=\"transition-matrix\">\n"
+    html += "<thead><tr><th class=\"corner\" scope=\"col\">old ↓ new →</th>"
+    for new in StatusTransitions.states {
+      html += "<th scope=\"col\">\(StatusTransitions.title(new))</th>"
+    }
+    html += "</tr></thead>\n<tbody>\n"
+    let maximum = matrix.maximum
+    for old in StatusTransitions.states {
+      html += "<tr><th scope=\"row\">\(StatusTransitions.title(old))</th>"
+      for new in StatusTransitions.states {
+        let count = matrix.count(old: old, new: new)
+        let kind = StatusTransitions.kind(old: old, new: new)
+        let title =
+          "\(ReportFormatting.count(count)) keys: old \(StatusTransitions.label(old)), "
+          + "new \(StatusTransitions.label(new))"
+        if count == 0 {
+          html += "<td title=\"\(title)\"></td>"
+        } else {
+          let level = max(
+            1,
+            Int(
+              (Double(count) / Double(max(maximum, 1)) * Double(HTMLAssets.shadingLevels)).rounded(
+                .up)))
+          html +=
+            "<td class=\"\(kind.rawValue) s\(min(level, HTMLAssets.shadingLevels))\" title=\"\(title)\">\(ReportFormatting.count(count))</td>"
+        }
+      }
+      html += "</tr>\n"
+    }
+    html += "</tbody>\n</table></div>\n"
+    html +=
+      "<p class=\"legend\"><span class=\"k-lose\">loses access</span><span class=\"k-gain\">gains "
+      + "access</span><span class=\"k-relabel\">other change</span><span class=\"k-same\">same "
+      + "status</span></p>\n"
+    return html + "</section>\n"
+  }
+
+  private func expiryDifferences() -> String {
+    let histogram = statistics.expiryDifferences
+    var html = "<section id=\"expiry\">\n<h2>Expiry differences</h2>\n"
+    html +=
+      "<p class=\"note\">Keys where both sides have an expiry: the App Store's expiry minus the "
+      + "old logic's, in days. Left of centre, the App Store ends access earlier; ±1 is within "
+      + "the comparison's default tolerance.</p>\n"
+    if histogram.total == 0 {
+      html += "<p>No key has an expiry on both sides.</p>\n"
+    } else {
+      let columns = ExpiryDifferenceHistogram.Bucket.allCases.map { bucket in
+        let count = histogram.count(bucket)
+        let tone: String
+        switch bucket {
+        case .withinOneDay: tone = "same"
+        case .atMostMinus30, .minus30ToMinus7, .minus7ToMinus1: tone = "lose"
+        case .plus1ToPlus7, .plus7ToPlus30, .atLeastPlus30: tone = "gain"
+        }
+        return ColumnChart.Column(
+          label: bucket.label, value: count, tone: tone,
+          title: "\(ReportFormatting.count(count)) keys: \(bucket.meaning)")
+      }
+      html += ColumnChart(columns: columns).svg(
+        id: "expiry-chart",
+        title:
+          "Expiry differences, new minus old, of \(ReportFormatting.count(histogram.total)) keys")
+      html += "\n"
+    }
+    return html + "</section>\n"
+  }
+
+  private func teamTable() -> String {
+    var html =
+      "<section id=\"team-table\">\n<h2>Your entitlement table against the App Store</h2>\n"
+    let file = summary.teamTableFile.map { " (<code>\(e($0))</code>)" } ?? ""
+    html +=
+      "<p class=\"note\">Your table\(file) compared with the App Store by the same rules, for "
+      + "\(ReportFormatting.count(statistics.accountsWithTable)) accounts. It never changes an "
+      + "account's category; it shows what your live system decides today.</p>\n"
+    let rows = DisplayOrder.categories.filter { statistics.tableCount($0) > 0 }.map { category in
+      let count = statistics.tableCount(category)
+      let share = ReportFormatting.share(count, of: statistics.accountsWithTable)
+      return HorizontalBarChart.Row(
+        label: category.title, value: count,
+        valueText: "\(ReportFormatting.count(count)) · \(share)",
+        tone: ReportFormatting.tone(category.impact),
+        title:
+          "Table \(category.title) (\(category.rawValue)): \(ReportFormatting.count(count)) accounts, "
+          + "\(share); \(ReportFormatting.impact(category.impact))")
+    }
+    if !rows.isEmpty {
+      html += HorizontalBarChart(rows: rows).svg(
+        id: "table-chart", title: "Accounts by table category")
+      html += "\n"
+    }
+    let flaws = LegacyLogicFlaw.allCases.sorted().filter { statistics.count($0) > 0 }
+    if !flaws.isEmpty {
+      html += "<h3>Suspected bugs in your legacy logic</h3>\n"
+      html += "<table id=\"suspected-flaws\"><thead><tr><th>Bug</th><th>What it does</th>"
+      html += "<th class=\"num\">Accounts</th></tr></thead><tbody>\n"
+      for flaw in flaws {
+        html +=
+          "<tr><td><code>\(flaw.rawValue)</code></td><td>\(e(flaw.explanation))</td>"
+          + "<td class=\"num\">\(ReportFormatting.count(statistics.count(flaw)))</td></tr>\n"
+      }
+      html += "</tbody></table>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  // MARK: - Helpers
+
+  func e(_ text: String) -> String { HTMLText.escape(text) }
+
+  /// The CSP source of an inline element: `sha256-<base64 of the digest>`.
+  private static func hash(_ text: String) -> String {
+    "sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString()
+  }
+}

@@ -1,0 +1,182 @@
+import Entitlements
+import JSON
+import LegacyReceipts
+
+/// Renders `run.json`: the run's summary for machines, indented, keys in a fixed order, every
+/// category, impact and cause present even when zero so that consumers need no defaults.
+struct RunJSONRenderer {
+  let content: ReportContent
+
+  func render() -> [UInt8] {
+    let summary = content.summary
+    let statistics = content.statistics
+    var writer = JSONWriter(style: .pretty)
+    writer.beginObject()
+    writer.field("schema_version", ReportWriter.schemaVersion)
+    writer.field("run_id", summary.runId)
+    writer.field("tool_version", summary.toolVersion)
+    writer.field("started_at", summary.startedAt.iso8601)
+    writer.field("finished_at", summary.finishedAt.iso8601)
+    writer.field("duration_ms", summary.durationMilliseconds)
+    writer.field("as_of", summary.asOf.iso8601)
+
+    writer.key("app_store")
+    writer.beginObject()
+    writer.field("simulated", summary.appStore.isSimulated)
+    writer.field("description", summary.appStore.description)
+    writer.field("environment", summary.appStore.environment)
+    writer.endObject()
+
+    writer.key("inputs")
+    writer.beginObject()
+    writer.field("records_read", summary.inputs.recordsRead)
+    writer.field("records_accepted", summary.inputs.recordsAccepted)
+    writer.field("records_quarantined", summary.inputs.recordsQuarantined)
+    writer.field("accounts", summary.inputs.accounts)
+    writer.endObject()
+
+    writer.key("counts")
+    writer.beginObject()
+    writer.field("accounts", statistics.accounts)
+    writer.field("keys", statistics.keys)
+    writer.key("by_impact")
+    writer.beginObject()
+    for impact in DiscrepancyCategory.Impact.allCases {
+      writer.field(impact.rawValue, statistics.count(impact))
+    }
+    writer.endObject()
+    writer.key("by_category")
+    writer.beginObject()
+    for category in DiscrepancyCategory.allCases {
+      writer.field(category.rawValue, statistics.count(category))
+    }
+    writer.endObject()
+    writer.key("by_cause")
+    writer.beginObject()
+    for cause in DifferenceCause.allCases {
+      writer.field(cause.rawValue, statistics.count(cause))
+    }
+    writer.field("none", statistics.withoutCause)
+    writer.endObject()
+    writer.key("transitions")
+    writer.beginObject()
+    for old in StatusTransitions.states {
+      writer.key(StatusTransitions.label(old))
+      writer.beginObject()
+      for new in StatusTransitions.states {
+        writer.field(StatusTransitions.label(new), statistics.transitions.count(old: old, new: new))
+      }
+      writer.endObject()
+    }
+    writer.endObject()
+    writer.key("expiry_differences")
+    writer.beginObject()
+    for bucket in ExpiryDifferenceHistogram.Bucket.allCases {
+      writer.field(bucket.identifier, statistics.expiryDifferences.count(bucket))
+    }
+    writer.endObject()
+    writer.endObject()
+
+    writer.key("team_table")
+    writer.beginObject()
+    writer.field("compared", summary.comparedTeamTable)
+    writer.field("file", summary.teamTableFile)
+    writer.field("accounts", statistics.accountsWithTable)
+    writer.key("by_category")
+    writer.beginObject()
+    for category in DiscrepancyCategory.allCases {
+      writer.field(category.rawValue, statistics.tableCount(category))
+    }
+    writer.endObject()
+    writer.key("suspected_flaws")
+    writer.beginObject()
+    for flaw in LegacyLogicFlaw.allCases {
+      writer.field(flaw.rawValue, statistics.count(flaw))
+    }
+    writer.endObject()
+    writer.endObject()
+
+    writer.key("requests")
+    writer.beginObject()
+    writer.key("total")
+    write(RequestTotals(summary.requests), to: &writer)
+    writer.key("endpoints")
+    writer.beginObject()
+    for endpoint in summary.requests {
+      writer.key(endpoint.endpoint)
+      write(endpoint, to: &writer)
+    }
+    writer.endObject()
+    writer.endObject()
+
+    writer.key("durations_ms")
+    writer.beginObject()
+    for stage in summary.stageDurations {
+      writer.field(stage.stage, stage.milliseconds)
+    }
+    writer.endObject()
+
+    writer.key("fail_on")
+    if let failOn = summary.failOn {
+      writer.beginObject()
+      writer.field("threshold", failOn.expression)
+      writer.field("crossed", failOn.isCrossed)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+
+    writer.key("redaction")
+    writer.beginObject()
+    writer.field("redacted", content.options.isRedacted)
+    writer.field("scheme", content.options.isRedacted ? "keyed-sha256-64" : nil)
+    writer.endObject()
+
+    writer.key("html")
+    writer.beginObject()
+    writer.field("accounts_listed", content.accountsListedInHTML)
+    writer.field("row_limit", content.options.htmlRowLimit)
+    writer.field("accounts_with_evidence", content.accountsWithHTMLEvidence)
+    writer.field("evidence_limit", content.options.htmlEvidenceLimit)
+    writer.endObject()
+    writer.endObject()
+    return writer.bytes + [0x0A]
+  }
+
+  private func write(_ totals: RequestTotals, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("requests", totals.requests)
+    writer.field("successes", totals.successes)
+    writer.field("failures", totals.failures)
+    writer.field("retries", totals.retries)
+    writer.field("rate_limited", totals.rateLimited)
+    writer.field("transport_errors", totals.transportErrors)
+    writer.field("verification_failures", totals.verificationFailures)
+    writer.endObject()
+  }
+
+  /// The client's field names (`RequestCountersSnapshot.write(to:)`), so both agree.
+  private func write(_ endpoint: EndpointStatistics, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("requests", endpoint.requests)
+    writer.field("successes", endpoint.successes)
+    writer.field("failures", endpoint.failures)
+    writer.field("retries", endpoint.retries)
+    writer.field("rate_limited", endpoint.rateLimited)
+    writer.field("transport_errors", endpoint.transportErrors)
+    writer.field("verification_failures", endpoint.verificationFailures)
+    writer.key("errors_by_status")
+    writer.beginObject()
+    for (status, count) in endpoint.errorsByStatus.sorted(by: { $0.key < $1.key }) {
+      writer.field(String(status), count)
+    }
+    writer.endObject()
+    writer.key("errors_by_code")
+    writer.beginObject()
+    for (code, count) in endpoint.errorsByCode.sorted(by: { $0.key < $1.key }) {
+      writer.field(String(code), count)
+    }
+    writer.endObject()
+    writer.endObject()
+  }
+}

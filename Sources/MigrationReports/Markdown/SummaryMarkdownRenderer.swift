@@ -1,0 +1,168 @@
+import Entitlements
+import LegacyReceipts
+
+/// Renders `summary.md`: the report's headline in Markdown, short enough for a pull request
+/// or a chat message.
+struct SummaryMarkdownRenderer {
+  let content: ReportContent
+
+  func render() -> String {
+    let summary = content.summary
+    let statistics = content.statistics
+    let total = statistics.accounts
+    var lines: [String] = []
+    lines.append("# Migration report `\(code(summary.runId))`")
+    lines.append("")
+    if summary.appStore.isSimulated {
+      lines.append(
+        "> **Simulated App Store.** Every App Store answer in this report came from the "
+          + "built-in simulator, not from Apple.")
+      lines.append("")
+    }
+    if let failOn = summary.failOn {
+      lines.append(
+        failOn.isCrossed
+          ? "> **Threshold crossed:** `--fail-on \(code(failOn.expression))`; the run exits with code 1."
+          : "Within the threshold `--fail-on \(code(failOn.expression))`.")
+      lines.append("")
+    }
+    lines.append(
+      "Old receipt logic against the App Store Server API for **\(ReportFormatting.count(total)) "
+        + "accounts**, as of \(summary.asOf.iso8601), on \(md(summary.appStore.description))"
+        + (content.options.isRedacted ? "; account ids are pseudonymised." : "."))
+    lines.append("")
+    lines.append("| Accounts | Count | Share |")
+    lines.append("|---|---:|---:|")
+    lines.append(row("match", statistics.count(DiscrepancyCategory.match), total))
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      lines.append(row(ReportFormatting.headline(impact), statistics.count(impact), total))
+    }
+    lines.append(
+      row("of which unresolved", statistics.count(DiscrepancyCategory.unresolved), total))
+    lines.append("")
+
+    lines.append("## Categories")
+    lines.append("")
+    lines.append("| Category | Accounts | Share | Impact |")
+    lines.append("|---|---:|---:|---|")
+    for category in DisplayOrder.categories where statistics.count(category) > 0 {
+      let count = statistics.count(category)
+      lines.append(
+        "| \(category.title) (`\(category.rawValue)`) | \(ReportFormatting.count(count)) | "
+          + "\(ReportFormatting.share(count, of: total)) | \(ReportFormatting.impact(category.impact)) |"
+      )
+    }
+    lines.append("")
+
+    if !statistics.topExplanations.isEmpty {
+      lines.append("## Top explanations")
+      lines.append("")
+      for (index, explanation) in statistics.topExplanations.enumerated() {
+        lines.append(
+          "\(index + 1). \(ReportFormatting.count(explanation.accounts)) × "
+            + "`\(explanation.category.rawValue)`: \(md(explanation.text))")
+      }
+      lines.append("")
+    }
+
+    if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
+      lines.append("## Your entitlement table")
+      lines.append("")
+      let file = summary.teamTableFile.map { " `\(code($0))`" } ?? ""
+      lines.append(
+        "The table\(file) against the App Store, \(ReportFormatting.count(statistics.accountsWithTable)) accounts:"
+      )
+      lines.append("")
+      lines.append("| Table category | Accounts |")
+      lines.append("|---|---:|")
+      for category in DisplayOrder.categories where statistics.tableCount(category) > 0 {
+        lines.append(
+          "| `\(category.rawValue)` | \(ReportFormatting.count(statistics.tableCount(category))) |")
+      }
+      let flaws = LegacyLogicFlaw.allCases.sorted().filter { statistics.count($0) > 0 }
+      if !flaws.isEmpty {
+        lines.append("")
+        lines.append("Suspected bugs in the legacy logic:")
+        lines.append("")
+        for flaw in flaws {
+          lines.append(
+            "- `\(flaw.rawValue)` (\(ReportFormatting.accounts(statistics.count(flaw)))): "
+              + md(flaw.explanation))
+        }
+      }
+      lines.append("")
+    }
+
+    lines.append("## Requests")
+    lines.append("")
+    if summary.requests.isEmpty {
+      lines.append("No App Store Server API requests were sent.")
+    } else {
+      lines.append("| Endpoint | Requests | Successes | Retries | 429s | Failures |")
+      lines.append("|---|---:|---:|---:|---:|---:|")
+      for endpoint in summary.requests {
+        lines.append("| `\(code(endpoint.endpoint))` | " + numbers(RequestTotals(endpoint)))
+      }
+      lines.append("| **Total** | " + numbers(RequestTotals(summary.requests)))
+    }
+    lines.append("")
+
+    lines.append("## Run")
+    lines.append("")
+    let inputs = summary.inputs
+    lines.append(
+      "- \(summary.startedAt.iso8601) to \(summary.finishedAt.iso8601) "
+        + "(\(ReportFormatting.duration(milliseconds: summary.durationMilliseconds))), "
+        + "receipt-migrate \(md(summary.toolVersion))")
+    if !summary.stageDurations.isEmpty {
+      lines.append(
+        "- Stages: "
+          + summary.stageDurations.map {
+            "\(md($0.stage)) \(ReportFormatting.duration(milliseconds: $0.milliseconds))"
+          }.joined(separator: ", "))
+    }
+    lines.append(
+      "- Legacy records: \(ReportFormatting.count(inputs.recordsRead)) read, "
+        + "\(ReportFormatting.count(inputs.recordsAccepted)) accepted, "
+        + "\(ReportFormatting.count(inputs.recordsQuarantined)) quarantined; "
+        + "\(ReportFormatting.count(inputs.accounts)) accounts in the store")
+    lines.append("")
+    lines.append("## The full report")
+    lines.append("")
+    lines.append(
+      "Open `report.html` in this folder in any browser: it is one self-contained file with "
+        + "the charts and every account, filterable, with its evidence. "
+        + "`discrepancies.csv` (spreadsheets) and `discrepancies.ndjson` (scripts) hold one "
+        + "line per account; `run.json` holds these figures. "
+        + "`receipt-migrate explain <account-id>` prints one account in the terminal.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private func row(_ label: String, _ count: Int, _ total: Int) -> String {
+    "| \(label) | \(ReportFormatting.count(count)) | \(ReportFormatting.share(count, of: total)) |"
+  }
+
+  private func numbers(_ totals: RequestTotals) -> String {
+    [totals.requests, totals.successes, totals.retries, totals.rateLimited, totals.failures]
+      .map(ReportFormatting.count).joined(separator: " | ") + " |"
+  }
+
+  private func md(_ text: String) -> String { MarkdownText.escape(text) }
+
+  /// Text inside a code span: backticks cannot be escaped there, so they become `'`; line
+  /// breaks become spaces.
+  private func code(_ text: String) -> String {
+    String(
+      text.unicodeScalars.map { scalar -> Character in
+        switch scalar {
+        case "`": return "'"
+        case "\n", "\r", "\t", "|": return scalar == "|" ? "¦" : " "
+        default:
+          return scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+            ? "\u{FFFD}" : Character(scalar)
+        }
+      })
+  }
+}

@@ -1,0 +1,62 @@
+import Entitlements
+
+// MARK: - Redacting a comparison
+
+extension Pseudonymizer {
+  /// The comparison with every account id and customer key replaced by its pseudonym, in the
+  /// fields that hold them and in the free text that may quote them.
+  ///
+  /// Free text (explanations, findings, reasons, errors, record sources such as
+  /// `responses/42.json`) is scrubbed of the ids this account's evidence names: the account
+  /// itself, the other accounts sharing its customers, and the customer keys. Other text is
+  /// left as the comparison wrote it.
+  ///
+  /// - Parameter comparison: the comparison as computed.
+  /// - Returns: the comparison as a redacted report shows it.
+  func redacting(_ comparison: AccountComparison) -> AccountComparison {
+    var replacements: [String: String] = [:]
+    replacements[comparison.accountId] = pseudonym(forAccount: comparison.accountId)
+    for customer in comparison.evidence.customers {
+      replacements[customer.key] = pseudonym(forCustomer: customer.key)
+      for other in customer.otherAccounts {
+        replacements[other] = pseudonym(forAccount: other)
+      }
+    }
+    let scrubber = TextScrubber(replacements: replacements)
+
+    var redacted = comparison
+    redacted.accountId = pseudonym(forAccount: comparison.accountId)
+    redacted.explanation = scrubber.scrub(comparison.explanation)
+    redacted.secondaryFindings = comparison.secondaryFindings.map(scrubber.scrub)
+    redacted.keys = comparison.keys.map { key in
+      var key = key
+      key.explanation = scrubber.scrub(key.explanation)
+      key.old = key.old.map(scrubber.scrub)
+      key.new = key.new.map(scrubber.scrub)
+      key.oldAtCapture = key.oldAtCapture.map(scrubber.scrub)
+      key.newAtCapture = key.newAtCapture.map(scrubber.scrub)
+      key.table = key.table.map(scrubber.scrub)
+      return key
+    }
+    redacted.evidence.legacyRecords = comparison.evidence.legacyRecords.map { record in
+      var record = record
+      record.source = scrubber.scrub(record.source)
+      return record
+    }
+    redacted.evidence.seedIds = comparison.evidence.seedIds.map { seed in
+      var seed = seed
+      seed.source = scrubber.scrub(seed.source)
+      seed.lastError = seed.lastError.map(scrubber.scrub)
+      return seed
+    }
+    redacted.evidence.customers = comparison.evidence.customers.map { customer in
+      var customer = customer
+      customer.key = pseudonym(forCustomer: customer.key)
+      // Sorted again: the order of the real ids would hint at them.
+      customer.otherAccounts = customer.otherAccounts.map { pseudonym(forAccount: $0) }
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      return customer
+    }
+    return redacted
+  }
+}

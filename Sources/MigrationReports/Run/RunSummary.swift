@@ -1,0 +1,72 @@
+import Chronology
+
+/// The facts of one migration run that a report states besides the comparisons: when it ran,
+/// against which App Store, what it read, how long each stage took and what the requests did.
+///
+/// The pipeline fills it; the report never reads the clock, so every instant is here. Whether
+/// account ids are pseudonymised is not a fact of the run but a choice made when rendering
+/// (the same run can be reported both ways), so it lives in ``ReportOptions``.
+public struct RunSummary: Hashable, Sendable {
+  /// The run's id, also the name of its report folder: `20240615T120000Z-7f3a`.
+  public var runId: String
+  /// The version of receipt-migrate that ran.
+  public var toolVersion: String
+  /// When the run started.
+  public var startedAt: Timestamp
+  /// When the run finished.
+  public var finishedAt: Timestamp
+  /// The comparison instant: both logics were evaluated at it.
+  public var asOf: Timestamp
+  /// Where the App Store's data came from.
+  public var appStore: AppStoreSource
+  /// What the run read.
+  public var inputs: RunInputs
+  /// How long each stage took, in the order the stages ran.
+  public var stageDurations: [StageDuration]
+  /// What the requests to each App Store Server API endpoint did, in the order given.
+  public var requests: [EndpointStatistics]
+  /// The file name of the team's entitlement table (`--current-entitlements`), when one was
+  /// compared; `nil` when none was.
+  public var teamTableFile: String?
+  /// The `--fail-on` threshold and whether the run crossed it; `nil` when none was set.
+  public var failOn: FailOnThreshold?
+
+  /// Creates a run summary.
+  ///
+  /// - Parameters:
+  ///   - runId: the run's id; it names the report folder, so it must be a plain file name.
+  ///   - toolVersion: the version of receipt-migrate that ran.
+  ///   - startedAt: when the run started.
+  ///   - finishedAt: when the run finished.
+  ///   - asOf: the comparison instant.
+  ///   - appStore: where the App Store's data came from.
+  ///   - inputs: what the run read.
+  ///   - stageDurations: how long each stage took, in order.
+  ///   - requests: request statistics per endpoint.
+  ///   - teamTableFile: the team table's file name, when one was compared.
+  ///   - failOn: the fail-on threshold and its outcome, when one was set.
+  public init(
+    runId: String, toolVersion: String, startedAt: Timestamp, finishedAt: Timestamp,
+    asOf: Timestamp, appStore: AppStoreSource, inputs: RunInputs,
+    stageDurations: [StageDuration] = [], requests: [EndpointStatistics] = [],
+    teamTableFile: String? = nil, failOn: FailOnThreshold? = nil
+  ) {
+    self.runId = runId
+    self.toolVersion = toolVersion
+    self.startedAt = startedAt
+    self.finishedAt = finishedAt
+    self.asOf = asOf
+    self.appStore = appStore
+    self.inputs = inputs
+    self.stageDurations = stageDurations
+    self.requests = requests
+    self.teamTableFile = teamTableFile
+    self.failOn = failOn
+  }
+
+  /// Whether the team's own entitlement table was compared.
+  public var comparedTeamTable: Bool { teamTableFile != nil }
+
+  /// The run's wall time in milliseconds (zero if the instants are out of order).
+  public var durationMilliseconds: Int64 { max(0, finishedAt.milliseconds(since: startedAt)) }
+}

@@ -1,0 +1,86 @@
+import Entitlements
+import LegacyReceipts
+
+/// The aggregates every report file shows, computed once from the comparisons.
+struct ReportStatistics: Hashable, Sendable {
+  /// One explanation and how many accounts share it.
+  struct Explanation: Hashable, Sendable {
+    var text: String
+    var category: DiscrepancyCategory
+    var accounts: Int
+  }
+
+  private(set) var accounts = 0
+  private(set) var byCategory: [DiscrepancyCategory: Int] = [:]
+  private(set) var byImpact: [DiscrepancyCategory.Impact: Int] = [:]
+  private(set) var byCause: [DifferenceCause: Int] = [:]
+  /// Accounts whose comparison has no cause: account-level categories and matches.
+  private(set) var withoutCause = 0
+  /// Accounts that have a table category.
+  private(set) var accountsWithTable = 0
+  private(set) var byTableCategory: [DiscrepancyCategory: Int] = [:]
+  private(set) var bySuspectedFlaw: [LegacyLogicFlaw: Int] = [:]
+  private(set) var keys = 0
+  private(set) var transitions = StatusTransitions()
+  private(set) var expiryDifferences = ExpiryDifferenceHistogram()
+  /// The most frequent explanations of accounts that do not match, most frequent first.
+  private(set) var topExplanations: [Explanation] = []
+
+  init(comparisons: [AccountComparison], topExplanationCount: Int) {
+    var explanations: [String: (category: DiscrepancyCategory, accounts: Int)] = [:]
+    for comparison in comparisons {
+      accounts += 1
+      byCategory[comparison.category, default: 0] += 1
+      byImpact[comparison.category.impact, default: 0] += 1
+      if let cause = comparison.cause {
+        byCause[cause, default: 0] += 1
+      } else {
+        withoutCause += 1
+      }
+      if let table = comparison.tableCategory {
+        accountsWithTable += 1
+        byTableCategory[table, default: 0] += 1
+      }
+      for flaw in Set(comparison.suspectedFlaws) {
+        bySuspectedFlaw[flaw, default: 0] += 1
+      }
+      for key in comparison.keys {
+        keys += 1
+        transitions.add(old: key.old?.status, new: key.new?.status)
+        if let old = key.old?.expiresDate, let new = key.new?.expiresDate {
+          expiryDifferences.add(old: old, new: new)
+        }
+      }
+      if comparison.category != .match {
+        // The first category seen for a text is kept; accounts arrive in display order.
+        let entry = explanations[comparison.explanation] ?? (comparison.category, 0)
+        explanations[comparison.explanation] = (entry.category, entry.accounts + 1)
+      }
+    }
+    topExplanations =
+      explanations.map {
+        Explanation(text: $0.key, category: $0.value.category, accounts: $0.value.accounts)
+      }
+      .sorted { lhs, rhs in
+        if lhs.accounts != rhs.accounts { return lhs.accounts > rhs.accounts }
+        if lhs.category != rhs.category { return DisplayOrder.precedes(lhs.category, rhs.category) }
+        return lhs.text.utf8.lexicographicallyPrecedes(rhs.text.utf8)
+      }
+      .prefix(max(0, topExplanationCount)).map { $0 }
+  }
+
+  /// Accounts in a category.
+  func count(_ category: DiscrepancyCategory) -> Int { byCategory[category] ?? 0 }
+
+  /// Accounts with an impact.
+  func count(_ impact: DiscrepancyCategory.Impact) -> Int { byImpact[impact] ?? 0 }
+
+  /// Accounts with a cause.
+  func count(_ cause: DifferenceCause) -> Int { byCause[cause] ?? 0 }
+
+  /// Accounts whose table has a category.
+  func tableCount(_ category: DiscrepancyCategory) -> Int { byTableCategory[category] ?? 0 }
+
+  /// Accounts naming a suspected legacy bug.
+  func count(_ flaw: LegacyLogicFlaw) -> Int { bySuspectedFlaw[flaw] ?? 0 }
+}

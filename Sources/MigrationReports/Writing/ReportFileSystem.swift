@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few file-system operations a report needs, on POSIX calls so that modes, atomic
+/// renames and symbolic links are exactly what the documentation promises.
+enum ReportFileSystem {
+  static func join(_ directory: String, _ name: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+  }
+
+  /// Creates a folder and its missing parents with mode 0700; an existing folder is fine.
+  static func createDirectory(_ path: String) throws(ReportError) {
+    guard !path.isEmpty else {
+      throw ReportError(
+        .cannotCreateDirectory, path: path,
+        "the report folder path is empty; give a folder such as Reports")
+    }
+    var prefix = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+      prefix += component
+      if mkdir(prefix, 0o700) != 0 {
+        let code = errno
+        var status = stat()
+        guard code == EEXIST, stat(prefix, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR
+        else {
+          throw ReportError(
+            .cannotCreateDirectory, path: prefix,
+            "cannot create the report folder \(prefix): \(reason(code == EEXIST ? ENOTDIR : code)); "
+              + "check the path and its permissions")
+        }
+      }
+      prefix += "/"
+    }
+  }
+
+  /// Writes bytes to a temporary file beside `path` (mode 0600), then renames it into place.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportError) {
+    let temporary = path + ".tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+      throw writeError(path, errno)
+    }
+    var written = 0
+    var failure: Int32?
+    bytes.withUnsafeBytes { buffer in
+      while written < buffer.count {
+        let result = write(
+          descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        written += result
+      }
+    }
+    if failure == nil, close(descriptor) != 0 {
+      failure = errno
+    } else if failure != nil {
+      close(descriptor)
+    }
+    if failure == nil, rename(temporary, path) != 0 {
+      failure = errno
+    }
+    if let failure {
+      unlink(temporary)
+      throw writeError(path, failure)
+    }
+  }
+
+  /// Makes `path` a symbolic link to `target`, replacing an existing link atomically; refuses
+  /// to replace anything that is not a link.
+  static func replaceSymbolicLink(at path: String, target: String, temporaryName: String)
+    throws(ReportError)
+  {
+    var status = stat()
+    if lstat(path, &status) == 0, (status.st_mode & S_IFMT) != S_IFLNK {
+      throw ReportError(
+        .cannotLinkLatest, path: path,
+        "cannot point \(path) at the run \(target): it exists and is not a symbolic link; "
+          + "move it away and run the report again")
+    }
+    let temporary =
+      path.lastIndex(of: "/").map { String(path[...$0]) + temporaryName } ?? temporaryName
+    unlink(temporary)  // A leftover of an interrupted run; its absence is the usual case.
+    guard symlink(target, temporary) == 0 else {
+      throw linkError(path, target, errno)
+    }
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw linkError(path, target, code)
+    }
+  }
+
+  private static func writeError(_ path: String, _ code: Int32) -> ReportError {
+    ReportError(
+      .cannotWriteFile, path: path,
+      "cannot write the report file \(path): \(reason(code)); check the folder's permissions and free space"
+    )
+  }
+
+  private static func linkError(_ path: String, _ target: String, _ code: Int32) -> ReportError {
+    ReportError(
+      .cannotLinkLatest, path: path,
+      "cannot point \(path) at the run \(target): \(reason(code)); check the folder's permissions")
+  }
+
+  private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

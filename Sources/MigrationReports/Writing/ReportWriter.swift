@@ -1,0 +1,143 @@
+import Entitlements
+
+/// Writes a run's report: `report.html`, `summary.md`, `discrepancies.csv`,
+/// `discrepancies.ndjson` and `run.json`, and the `latest` link beside the run folders.
+///
+/// Output depends only on the input: accounts are listed in a fixed order (what changes for
+/// customers first, then account id), no clock is read, and every instant comes from the
+/// ``RunSummary``. The same run therefore renders to the same bytes every time, which is what
+/// lets `receipt-migrate report` regenerate a report from the store and what the golden-file
+/// tests check.
+public enum ReportWriter {
+  /// The version of `run.json` and of each `discrepancies.ndjson` line; it changes when a
+  /// field changes meaning or disappears (new fields may be added within a version).
+  public static let schemaVersion = 1
+
+  /// The files of a report, in the order they are written.
+  public static let fileNames = [
+    "report.html", "summary.md", "discrepancies.csv", "discrepancies.ndjson", "run.json",
+  ]
+
+  /// The name of the link to the most recent run, beside the run folders.
+  public static let latestLinkName = "latest"
+
+  // MARK: - Rendering
+
+  /// Renders every file of a report in memory.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - comparisons: one comparison per account, in any order.
+  ///   - options: rendering choices, such as pseudonymisation.
+  /// - Returns: the five files, in ``fileNames`` order.
+  public static func render(
+    summary: RunSummary, comparisons: [AccountComparison], options: ReportOptions = ReportOptions()
+  ) -> [ReportFile] {
+    let content = ReportContent(summary: summary, comparisons: comparisons, options: options)
+    return [
+      ReportFile(
+        name: "report.html", bytes: Array(HTMLReportRenderer(content: content).render().utf8)),
+      ReportFile(
+        name: "summary.md", bytes: Array(SummaryMarkdownRenderer(content: content).render().utf8)),
+      ReportFile(
+        name: "discrepancies.csv",
+        bytes: Array(DiscrepanciesCSVRenderer(content: content).render().utf8)),
+      ReportFile(
+        name: "discrepancies.ndjson", bytes: DiscrepanciesNDJSONRenderer(content: content).render()),
+      ReportFile(name: "run.json", bytes: RunJSONRenderer(content: content).render()),
+    ]
+  }
+
+  // MARK: - Writing
+
+  /// Writes every file of a report into a folder, creating it (mode 0700) when needed. Each
+  /// file (mode 0600, as reports name accounts) is written beside its final name and renamed
+  /// into place, so a reader sees either the old file or the new one, never half of one.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - comparisons: one comparison per account, in any order.
+  ///   - directory: the folder to write into.
+  ///   - options: rendering choices, such as pseudonymisation.
+  /// - Returns: the paths written, in ``fileNames`` order.
+  /// - Throws: ``ReportError`` when the folder cannot be created or a file cannot be written.
+  @discardableResult
+  public static func write(
+    summary: RunSummary, comparisons: [AccountComparison], to directory: String,
+    options: ReportOptions = ReportOptions()
+  ) throws(ReportError) -> [String] {
+    try ReportFileSystem.createDirectory(directory)
+    var paths: [String] = []
+    for file in render(summary: summary, comparisons: comparisons, options: options) {
+      let path = ReportFileSystem.join(directory, file.name)
+      try ReportFileSystem.writeAtomically(file.bytes, to: path)
+      paths.append(path)
+    }
+    return paths
+  }
+
+  /// Writes a run's report into `<reportsDirectory>/<run id>/` and points
+  /// `<reportsDirectory>/latest` at it: what `receipt-migrate migrate` and
+  /// `receipt-migrate report` call.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts; its run id names the folder.
+  ///   - comparisons: one comparison per account, in any order.
+  ///   - reportsDirectory: the folder that holds the run folders, such as `Reports`.
+  ///   - options: rendering choices, such as pseudonymisation.
+  /// - Returns: the run folder's path.
+  /// - Throws: ``ReportError`` when the run id cannot name a folder, or a folder, file or the
+  ///   link cannot be written.
+  @discardableResult
+  public static func writeRun(
+    summary: RunSummary, comparisons: [AccountComparison], reportsDirectory: String,
+    options: ReportOptions = ReportOptions()
+  ) throws(ReportError) -> String {
+    try validateRunId(summary.runId)
+    let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
+    try write(summary: summary, comparisons: comparisons, to: directory, options: options)
+    try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
+    return directory
+  }
+
+  /// Points `<reportsDirectory>/latest` at `<run id>` (a relative symbolic link, so the folder
+  /// can move), replacing any previous link atomically: the link is made under a temporary
+  /// name and renamed over the old one, so `latest` always names some complete run.
+  ///
+  /// - Parameters:
+  ///   - reportsDirectory: the folder that holds the run folders.
+  ///   - runId: the run to point at.
+  /// - Throws: ``ReportError`` when the run id cannot name a folder, `latest` exists and is
+  ///   not a link, or the link cannot be made.
+  public static func linkLatest(reportsDirectory: String, runId: String) throws(ReportError) {
+    try validateRunId(runId)
+    try ReportFileSystem.replaceSymbolicLink(
+      at: ReportFileSystem.join(reportsDirectory, latestLinkName), target: runId,
+      temporaryName: ".\(latestLinkName).\(runId).tmp")
+  }
+
+  // MARK: - Run ids
+
+  /// Checks that a run id can name a folder: 1 to 128 letters, digits, `.`, `_` or `-`, not
+  /// starting with `.`, and not `latest`.
+  ///
+  /// - Parameter runId: the run id.
+  /// - Throws: ``ReportError`` (`invalidRunId`) naming what is wrong.
+  public static func validateRunId(_ runId: String) throws(ReportError) {
+    let allowed = runId.utf8.allSatisfy { byte in
+      (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+    }
+    guard allowed, (1...128).contains(runId.utf8.count), !runId.hasPrefix("."),
+      runId != latestLinkName
+    else {
+      throw ReportError(
+        .invalidRunId,
+        "the run id \"\(runId)\" cannot name a report folder: use 1 to 128 letters, digits, "
+          + "'.', '_' or '-', not starting with '.' and not \"latest\" "
+          + "(run ids look like 20240615T120000Z-7f3a)")
+    }
+  }
+}

@@ -1,0 +1,335 @@
+import Chronology
+import Entitlements
+import LegacyReceipts
+import MigrationReports
+
+/// A small fixed world of hand-made comparisons: every category, every cause, a team table
+/// with suspected bugs, shared Apple Accounts naming each other, an unverified raw receipt,
+/// unicode, and account ids chosen to break HTML, CSV, Markdown and terminals.
+enum SampleWorld {
+  // MARK: - Instants
+
+  static func at(_ text: String) -> Timestamp { Timestamp(parsing: text)! }
+
+  static let asOf = at("2024-06-15T12:00:00Z")
+  static let captured = at("2024-05-20T08:30:00Z")
+
+  // MARK: - Hostile and unusual ids
+
+  static let scriptId = "<script>document.body.setAttribute('data-pwned','script')</script>"
+  static let imageId = "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"
+  static let formulaId = "=HYPERLINK(\"http://example.invalid\",\"x\"),\"quoted\"\nline two"
+  static let escapeId = "\u{1B}[2Jwiped"
+  static let unicodeId = "Zoë-東京-🙂"
+  static let markdownId = "| **bold** [link](http://example.invalid) `tick`"
+
+  /// Every account id in the world.
+  static var accountIds: [String] { comparisons.map(\.accountId) }
+
+  // MARK: - Runs
+
+  static let salt = Array("golden-salt-0123456789abcdef".utf8)
+
+  static let simulatedSummary = RunSummary(
+    runId: "20240615T120000Z-7f3a", toolVersion: "0.1.0",
+    startedAt: at("2024-06-15T12:00:00Z"), finishedAt: at("2024-06-15T12:03:25.500Z"),
+    asOf: asOf,
+    appStore: AppStoreSource(
+      isSimulated: true, description: "simulated App Store (world seed 1, 28 accounts)",
+      environment: "auto"),
+    inputs: RunInputs(recordsRead: 31, recordsAccepted: 30, recordsQuarantined: 1, accounts: 28),
+    stageDurations: [
+      StageDuration(stage: "ingest", milliseconds: 420),
+      StageDuration(stage: "backfill", milliseconds: 201_250),
+      StageDuration(stage: "compare", milliseconds: 1_530),
+      StageDuration(stage: "report", milliseconds: 300),
+    ],
+    requests: [
+      EndpointStatistics(
+        endpoint: "get_transaction_history", requests: 40, successes: 35, failures: 1, retries: 4,
+        rateLimited: 3, transportErrors: 1, verificationFailures: 0,
+        errorsByStatus: [429: 3, 404: 2], errorsByCode: [4_040_010: 2]),
+      EndpointStatistics(
+        endpoint: "get_all_subscription_statuses", requests: 30, successes: 30),
+      EndpointStatistics(
+        endpoint: "get_app_transaction_info", requests: 12, successes: 11, failures: 1,
+        verificationFailures: 1),
+    ],
+    teamTableFile: "entitlements-2024-06-15.csv",
+    failOn: FailOnThreshold(expression: "loses_access>5%", isCrossed: true))
+
+  static var productionSummary: RunSummary {
+    var summary = simulatedSummary
+    summary.runId = "20240616T090000Z-b210"
+    summary.appStore = AppStoreSource(
+      isSimulated: false, description: "App Store (production, api.storekit.apple.com)",
+      environment: "production")
+    summary.failOn = FailOnThreshold(expression: "needs_attention>50%", isCrossed: false)
+    return summary
+  }
+
+  static let emptySummary = RunSummary(
+    runId: "empty-run", toolVersion: "0.1.0", startedAt: at("2024-06-15T12:00:00Z"),
+    finishedAt: at("2024-06-15T12:00:00.250Z"), asOf: asOf,
+    appStore: AppStoreSource(
+      isSimulated: true, description: "simulated App Store (world seed 9, 0 accounts)",
+      environment: "auto"),
+    inputs: RunInputs(recordsRead: 0, recordsAccepted: 0, recordsQuarantined: 0, accounts: 0))
+
+  // MARK: - Building blocks
+
+  static let monthly = "com.example.pro.monthly"
+  static let yearly = "com.example.pro.yearly"
+  static let lifetime = "com.example.lifetime"
+  static let group = EntitlementKey.subscriptionGroup("20000001")
+
+  static func view(
+    _ status: EntitlementStatus, _ product: String? = monthly, expires: String? = nil,
+    key: EntitlementKey = group, reason: String? = nil,
+    configure: (inout EntitlementView) -> Void = { _ in }
+  ) -> EntitlementView {
+    var view = EntitlementView(key: key, status: status)
+    view.productId = product
+    view.kind = key == group ? .autoRenewable : .nonConsumable
+    view.expiresDate = expires.map(at)
+    view.reason = reason
+    view.originalTransactionId = "1000000000000001"
+    configure(&view)
+    return view
+  }
+
+  static func response(
+    status: Int64 = 0, environment: String? = "Production", captured: Timestamp? = captured,
+    source: String = "receipts.ndjson:12", evaluated: Bool = true
+  ) -> AccountEvidence.LegacyRecord {
+    AccountEvidence.LegacyRecord(
+      version: 1, kind: "response", source: source, status: status, environment: environment,
+      capturedAt: captured, isEvaluated: evaluated)
+  }
+
+  static func seed(
+    _ id: String, _ outcome: AccountEvidence.SeedId.Outcome = .found,
+    environment: String? = "Production", error: String? = nil, unverified: Bool = false
+  ) -> AccountEvidence.SeedId {
+    AccountEvidence.SeedId(
+      id: id, source: unverified ? "raw_receipt" : "latest_receipt_info", outcome: outcome,
+      environment: environment, lastError: error, isUnverified: unverified)
+  }
+
+  static func evidence(
+    seeds: [AccountEvidence.SeedId] = [seed("1000000000000001")],
+    customers: [AccountEvidence.Customer] = [
+      .init(key: "7000000000000001", environment: "Production", otherAccounts: [])
+    ],
+    records: [AccountEvidence.LegacyRecord] = [response()], captured: Timestamp? = captured
+  ) -> AccountEvidence {
+    AccountEvidence(
+      capturedAt: captured, legacyRecords: records, seedIds: seeds, customers: customers)
+  }
+
+  static func keyed(
+    _ id: String, _ category: DiscrepancyCategory, _ cause: DifferenceCause?, _ explanation: String,
+    old: EntitlementView?, new: EntitlementView?, oldAtCapture: EntitlementView? = nil,
+    newAtCapture: EntitlementView? = nil, table: EntitlementView? = nil,
+    tableCategory: DiscrepancyCategory? = nil, flaws: [LegacyLogicFlaw] = [],
+    extraKeys: [KeyComparison] = [], findings: [String] = [], evidence: AccountEvidence = evidence()
+  ) -> AccountComparison {
+    let key = KeyComparison(
+      key: old?.key ?? new?.key ?? group, category: category, cause: cause, old: old, new: new,
+      oldAtCapture: oldAtCapture, newAtCapture: newAtCapture, table: table,
+      tableCategory: tableCategory, explanation: explanation)
+    return AccountComparison(
+      accountId: id, category: category, explanation: explanation, cause: cause,
+      keys: [key] + extraKeys, secondaryFindings: findings, tableCategory: tableCategory,
+      suspectedFlaws: flaws, evidence: evidence)
+  }
+
+  static func accountLevel(
+    _ id: String, _ category: DiscrepancyCategory, _ explanation: String,
+    evidence: AccountEvidence, keys: [KeyComparison] = [], findings: [String] = []
+  ) -> AccountComparison {
+    AccountComparison(
+      accountId: id, category: category, explanation: explanation, cause: nil, keys: keys,
+      secondaryFindings: findings, evidence: evidence)
+  }
+
+  // MARK: - The world
+
+  static let comparisons: [AccountComparison] = [
+    keyed(
+      "acct-1001", .refundMissed, .freshness,
+      "refunded on 2024-06-02 (REFUND_FULL); the snapshot of 2024-05-20 predates it",
+      old: view(
+        .active, expires: "2024-07-01T00:00:00Z", reason: "active until 2024-07-01T00:00:00Z"),
+      new: view(.revoked, expires: "2024-07-01T00:00:00Z", reason: "revoked 2024-06-02") {
+        $0.revocationDate = at("2024-06-02T10:00:00Z")
+        $0.revocationType = "REFUND_FULL"
+      },
+      oldAtCapture: view(.active, expires: "2024-07-01T00:00:00Z"),
+      newAtCapture: view(.active, expires: "2024-07-01T00:00:00Z"),
+      table: view(.active, expires: "2024-07-01T00:00:00Z"), tableCategory: .refundMissed,
+      flaws: [.ignoresCancellation]),
+    keyed(
+      "acct-1002", .revokedFamily, .logic,
+      "removed from Family Sharing on 2024-05-10 (FAMILY_REVOKE)",
+      old: view(.active, expires: "2024-06-30T00:00:00Z") { $0.ownership = "FAMILY_SHARED" },
+      new: view(.revoked, expires: "2024-06-30T00:00:00Z") {
+        $0.ownership = "FAMILY_SHARED"
+        $0.revocationDate = at("2024-05-10T00:00:00Z")
+        $0.revocationType = "FAMILY_REVOKE"
+      }),
+    keyed(
+      "acct-1003", .proratedRefund, .freshness,
+      "refunded 25% on 2024-06-05 (REFUND_PRORATED), which legacy receipts cannot show",
+      old: view(.active, yearly, expires: "2025-01-10T00:00:00Z"),
+      new: view(.revoked, yearly, expires: "2025-01-10T00:00:00Z") {
+        $0.revocationDate = at("2024-06-05T00:00:00Z")
+        $0.revocationType = "REFUND_PRORATED"
+        $0.revocationPercentage = 25_000
+      }),
+    keyed(
+      "acct-1004", .oneTimeRevoked, .logic, "the lifetime unlock was refunded on 2024-03-01",
+      old: view(.active, lifetime, key: .product(lifetime)),
+      new: view(.revoked, lifetime, key: .product(lifetime)) {
+        $0.revocationDate = at("2024-03-01T00:00:00Z")
+      }),
+    keyed(
+      "acct-1005", .billingRetryAsActive, .logic,
+      "in billing retry since 2024-06-10; the old logic reads auto_renew_status 1 as access",
+      old: view(.active, expires: "2024-06-10T00:00:00Z") { $0.autoRenewStatus = true },
+      new: view(.billingRetry, expires: "2024-06-10T00:00:00Z") {
+        $0.autoRenewStatus = true
+        $0.expirationIntent = 2
+      },
+      table: view(.active, expires: "2024-06-10T00:00:00Z"), tableCategory: .billingRetryAsActive,
+      flaws: [.autoRenewMeansEntitled]),
+    keyed(
+      "acct-1006", .staleExpired, .freshness, "expired on 2024-06-01 after the customer cancelled",
+      old: view(.active, expires: "2024-07-01T00:00:00Z"),
+      new: view(.expired, expires: "2024-06-01T00:00:00Z") {
+        $0.autoRenewStatus = false
+        $0.expirationIntent = 1
+      },
+      extraKeys: [
+        KeyComparison(
+          key: .product(lifetime), category: .match, cause: nil,
+          old: view(.active, lifetime, key: .product(lifetime)),
+          new: view(.active, lifetime, key: .product(lifetime)),
+          explanation: "both own the lifetime unlock")
+      ],
+      findings: ["product:com.example.lifetime matches"]),
+    keyed(
+      "acct-1007", .graceMissed, .logic, "in the billing grace period until 2024-06-20",
+      old: view(.expired, expires: "2024-06-13T00:00:00Z"),
+      new: view(.gracePeriod, expires: "2024-06-13T00:00:00Z") {
+        $0.gracePeriodExpiresDate = at("2024-06-20T00:00:00Z")
+      },
+      table: view(.expired, expires: "2024-06-13T00:00:00Z"), tableCategory: .graceMissed,
+      flaws: [.noGracePeriod]),
+    keyed(
+      "acct-1008", .staleRenewed, .freshness, "renewed twice since the snapshot",
+      old: view(.expired, expires: "2024-05-01T00:00:00Z"),
+      new: view(.active, expires: "2024-07-01T00:00:00Z") { $0.transactionId = "1000000000000099" }),
+    keyed(
+      "acct-1009", .familySharedOnlyInAPI, .logic, "shared by a family member; never restored",
+      old: nil,
+      new: view(.active, expires: "2024-07-05T00:00:00Z") { $0.ownership = "FAMILY_SHARED" }),
+    keyed(
+      "acct-1010", .missingInReceipt, .undetermined,
+      "a purchase the stored receipt does not contain; no capture instant is known",
+      old: nil, new: view(.active, yearly, expires: "2025-02-01T00:00:00Z"),
+      evidence: evidence(records: [response(captured: nil)], captured: nil)),
+    keyed(
+      "acct-1011", .upgradeMisread, .logic, "upgraded to the yearly plan on 2024-06-01",
+      old: view(.active, monthly, expires: "2024-07-01T00:00:00Z"),
+      new: view(.active, yearly, expires: "2025-06-01T00:00:00Z") { $0.offerType = 1 }),
+    keyed(
+      "acct-1012", .expiryDrift, .freshness, "the App Store's expiry is 5 days later",
+      old: view(.active, expires: "2024-06-20T00:00:00Z"),
+      new: view(.active, expires: "2024-06-25T00:00:00Z")),
+    accountLevel(
+      "acct-1013", .legacyErrorStatus, "every stored response has an error status (21010)",
+      evidence: evidence(
+        seeds: [], customers: [], records: [response(status: 21010, evaluated: false)])),
+    accountLevel(
+      "acct-1014", .noTransactionId, "the stored receipt is empty: nothing to look up",
+      evidence: evidence(seeds: [], customers: [])),
+    accountLevel(
+      "acct-1015", .unresolved, "1 of 2 ids could not be resolved; nothing is guessed",
+      evidence: evidence(
+        seeds: [
+          seed("1000000000000015"),
+          seed(
+            "1000000000000016", .failed, environment: nil,
+            error: "retries exhausted after 5 attempts (HTTP 503)"),
+        ])),
+    accountLevel(
+      "acct-1016", .unknownToAppStore, "every id is unknown in both environments (4040010)",
+      evidence: evidence(
+        seeds: [seed("1000000000000017", .unknown, environment: nil)], customers: [])),
+    accountLevel(
+      "acct-1017", .sandboxOnly, "every customer exists only in sandbox",
+      evidence: evidence(
+        seeds: [seed("2000000000000001", environment: "Sandbox")],
+        customers: [.init(key: "7000000000000017", environment: "Sandbox", otherAccounts: [])],
+        records: [response(environment: "Sandbox")])),
+    accountLevel(
+      "acct-1018", .sharedAppleAccount,
+      "the Apple Account 7000000000000018 also belongs to acct-1019",
+      evidence: evidence(
+        customers: [
+          .init(key: "7000000000000018", environment: "Production", otherAccounts: ["acct-1019"])
+        ])),
+    accountLevel(
+      "acct-1019", .sharedAppleAccount,
+      "the Apple Account 7000000000000018 also belongs to acct-1018",
+      evidence: evidence(
+        customers: [
+          .init(key: "7000000000000018", environment: "Production", otherAccounts: ["acct-1018"])
+        ],
+        records: [response(source: "responses/acct-1019.json")])),
+    accountLevel(
+      "acct-1020", .idsOnly, "only a raw receipt is stored; the old logic cannot be evaluated",
+      evidence: evidence(
+        seeds: [seed("1000000000000020", unverified: true)],
+        records: [
+          AccountEvidence.LegacyRecord(
+            version: 1, kind: "raw_receipt", source: "receipts.ndjson:20", status: nil,
+            environment: nil, capturedAt: captured, isEvaluated: false)
+        ])),
+    keyed(
+      "acct-1021", .match, nil, "both active until 2024-07-01",
+      old: view(.active, expires: "2024-07-01T00:00:00Z"),
+      new: view(.active, expires: "2024-07-01T06:00:00Z"),
+      table: view(.active, expires: "2024-07-01T00:00:00Z"), tableCategory: .match),
+    keyed(
+      "acct-1022", .match, nil, "both expired",
+      old: view(.expired, expires: "2024-01-01T00:00:00Z"),
+      new: view(.expired, expires: "2024-01-01T00:00:00Z")),
+    keyed(
+      scriptId, .staleExpired, .freshness, "expired on 2024-06-03 <b>after</b> the snapshot & more",
+      old: view(.active, expires: "2024-06-30T00:00:00Z"),
+      new: view(.expired, expires: "2024-06-03T00:00:00Z")),
+    keyed(
+      imageId, .match, nil, "both active",
+      old: view(.active, expires: "2024-07-02T00:00:00Z"),
+      new: view(.active, expires: "2024-07-02T00:00:00Z")),
+    keyed(
+      formulaId, .missingInReceipt, .freshness,
+      "=SUM(A1:A9) bought after the snapshot, \"on sale\"",
+      old: nil, new: view(.active, expires: "2024-07-09T00:00:00Z")),
+    keyed(
+      escapeId, .match, nil, "both active\u{1B}[0m",
+      old: view(.active, expires: "2024-08-01T00:00:00Z"),
+      new: view(.active, expires: "2024-08-01T00:00:00Z")),
+    keyed(
+      unicodeId, .expiryDrift, .logic, "the App Store's expiry is 40 days earlier — Zoë's plan",
+      old: view(.active, yearly, expires: "2024-09-10T00:00:00Z"),
+      new: view(.active, yearly, expires: "2024-08-01T00:00:00Z")),
+    keyed(
+      markdownId, .staleRenewed, .undetermined, "renewed; *not* a [link](x) | pipe",
+      old: view(.expired, expires: "2024-06-01T00:00:00Z"),
+      new: view(.active, expires: "2024-06-20T00:00:00Z"),
+      evidence: evidence(captured: nil)),
+  ]
+}

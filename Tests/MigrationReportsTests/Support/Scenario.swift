@@ -1,0 +1,34 @@
+import Entitlements
+import MigrationReports
+import Testing
+
+/// The runs the golden files are made from.
+enum Scenario: String, CaseIterable, CustomTestStringConvertible {
+  /// The sample world against the simulator, with a team table and a crossed threshold.
+  case simulated
+  /// The same world against Apple, pseudonymised.
+  case redacted
+  /// No accounts at all.
+  case empty
+
+  var summary: RunSummary {
+    switch self {
+    case .simulated: return SampleWorld.simulatedSummary
+    case .redacted: return SampleWorld.productionSummary
+    case .empty: return SampleWorld.emptySummary
+    }
+  }
+
+  var comparisons: [AccountComparison] { self == .empty ? [] : SampleWorld.comparisons }
+
+  var options: ReportOptions {
+    self == .redacted
+      ? ReportOptions(pseudonymizer: try! Pseudonymizer(salt: SampleWorld.salt)) : ReportOptions()
+  }
+
+  func render() -> [ReportFile] {
+    ReportWriter.render(summary: summary, comparisons: comparisons, options: options)
+  }
+
+  var testDescription: String { rawValue }
+}
