@@ -64,7 +64,7 @@ let package = Package(
       dependencies: [
         "AppStoreServerAPI", "Chronology", "CryptoSupport", "Entitlements", "JSON",
         "LegacyReceipts",
-        "MigrationStore", "Terminal",
+        "MigrationStore", "Terminal", "MigrationReports",
       ]
     ),
 

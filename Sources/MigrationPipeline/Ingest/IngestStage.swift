@@ -41,6 +41,20 @@ public struct IngestStage {
     self.logic = OldEntitlementLogic(catalog: options.catalog)
   }
 
+  /// Whether the last finished ingest read exactly these inputs (same files, sizes and
+  /// modification times, same options), so running again would add nothing.
+  ///
+  /// - Returns: `true` when the inputs are unchanged.
+  /// - Throws: `SQLiteError`.
+  public func inputsAreAlreadyIngested() throws -> Bool {
+    guard let inputs = try store.latestFinishedIngestInputs(),
+      let previous = try? JSONValue(parsing: Array(inputs.utf8))["fingerprint"]
+    else { return false }
+    let current = try? JSONValue(
+      parsing: Array(IngestFingerprint.compute(paths: options.paths, reader: options.reader).utf8))
+    return previous == current
+  }
+
   /// Runs the stage.
   ///
   /// Reading, decoding, hashing and the old logic run on the calling thread; SQLite writes run
@@ -236,6 +250,8 @@ public struct IngestStage {
     writer.field("format", options.reader.forcedFormat?.rawValue)
     writer.field("max_record_bytes", options.reader.maximumRecordBytes)
     writer.field("as_of_ms", options.asOf?.millisecondsSince1970)
+    writer.key("fingerprint")
+    writer.raw(IngestFingerprint.compute(paths: options.paths, reader: options.reader).utf8)
     writer.endObject()
     return writer.string
   }

@@ -135,3 +135,15 @@ extension MigrationStore {
     return try database.changes > 0
   }
 }
+
+extension MigrationStore {
+  /// The inputs (JSON) of the most recent ingest run that finished.
+  ///
+  /// - Returns: the inputs, or `nil` when no ingest has finished.
+  /// - Throws: `SQLiteError`.
+  public func latestFinishedIngestInputs() throws -> String? {
+    try database.firstRow(
+      "SELECT inputs FROM ingest_runs WHERE finished_ms IS NOT NULL ORDER BY id DESC LIMIT 1",
+      decode: { try $0.string(at: 0) })
+  }
+}

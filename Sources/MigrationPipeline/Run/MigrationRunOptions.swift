@@ -1,0 +1,42 @@
+import Chronology
+import LegacyReceipts
+
+/// What a migration run reads, compares and writes.
+public struct MigrationRunOptions: Sendable {
+  /// The legacy inputs.
+  public var legacyPaths: [String]
+  /// How they are read.
+  public var reader: LegacyInputReader.Options
+  /// The product catalogue file, if any.
+  public var catalogPath: String?
+  /// The team's current entitlement table, if one is compared.
+  public var currentEntitlementsPath: String?
+  /// Where run folders are written.
+  public var reportsDirectory: String
+  /// The comparison instant.
+  public var asOf: Timestamp
+  /// How the backfill runs.
+  public var backfill: BackfillOptions
+  /// When the run fails (exit 1).
+  public var failOn: FailOnPolicy?
+  /// The salt that pseudonymises account ids in reports, or `nil` for none.
+  public var redactionSalt: String?
+
+  /// Creates options.
+  public init(
+    legacyPaths: [String], reader: LegacyInputReader.Options = .init(), catalogPath: String? = nil,
+    currentEntitlementsPath: String? = nil, reportsDirectory: String, asOf: Timestamp,
+    backfill: BackfillOptions = BackfillOptions(), failOn: FailOnPolicy? = nil,
+    redactionSalt: String? = nil
+  ) {
+    self.legacyPaths = legacyPaths
+    self.reader = reader
+    self.catalogPath = catalogPath
+    self.currentEntitlementsPath = currentEntitlementsPath
+    self.reportsDirectory = reportsDirectory
+    self.asOf = asOf
+    self.backfill = backfill
+    self.failOn = failOn
+    self.redactionSalt = redactionSalt
+  }
+}

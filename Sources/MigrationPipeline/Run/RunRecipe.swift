@@ -1,0 +1,118 @@
+import Chronology
+import Entitlements
+import Foundation
+import JSON
+import LegacyReceipts
+import MigrationStore
+
+/// What a run compared, stored with the run so that `report` and `explain` recompute exactly the
+/// same classifications later, without the network: the comparison instant, the catalogue's
+/// text, and the team table (stored row by row).
+public struct RunRecipe: Sendable {
+  /// The comparison instant.
+  public var asOf: Timestamp
+  /// The product catalogue's CSV text, if one was given.
+  public var catalogText: String?
+  /// The catalogue file's name, for reports.
+  public var catalogFile: String?
+  /// The team table file's name, if one was compared.
+  public var teamTableFile: String?
+  /// The legacy inputs, for reports.
+  public var legacyPaths: [String]
+  /// Whether the App Store was simulated.
+  public var isSimulated: Bool
+
+  /// Creates a recipe.
+  public init(
+    asOf: Timestamp, catalogText: String?, catalogFile: String?, teamTableFile: String?,
+    legacyPaths: [String],
+    isSimulated: Bool
+  ) {
+    self.asOf = asOf
+    self.catalogText = catalogText
+    self.catalogFile = catalogFile
+    self.teamTableFile = teamTableFile
+    self.legacyPaths = legacyPaths
+    self.isSimulated = isSimulated
+  }
+
+  /// The catalogue, parsed.
+  ///
+  /// - Throws: `ProductCatalogError` (only if the stored text was altered).
+  public func catalog() throws -> ProductCatalog? {
+    try catalogText.map { try ProductCatalog(csv: $0) }
+  }
+
+  /// The recipe as the run's `inputs` JSON.
+  public var json: String {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("as_of_ms", asOf.millisecondsSince1970)
+    writer.field("catalog_file", catalogFile)
+    writer.field("catalog_csv", catalogText)
+    writer.field("team_table_file", teamTableFile)
+    writer.key("legacy_paths")
+    writer.beginArray()
+    for path in legacyPaths { writer.value(path) }
+    writer.endArray()
+    writer.field("simulated", isSimulated)
+    writer.endObject()
+    return writer.string
+  }
+
+  /// Reads a run's recipe back.
+  ///
+  /// - Parameter run: the stored run.
+  /// - Returns: the recipe.
+  /// - Throws: ``Failure`` when the stored inputs are not a recipe.
+  public static func read(_ run: RunRow) throws -> RunRecipe {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: Array(run.inputs.utf8))
+    } catch {
+      throw Failure(description: "the run \(run.id) has unreadable inputs: \(error)")
+    }
+    return RunRecipe(
+      asOf: Timestamp(millisecondsSince1970: value["as_of_ms"]?.int64Value ?? run.asOfMilliseconds),
+      catalogText: value["catalog_csv"]?.stringValue,
+      catalogFile: value["catalog_file"]?.stringValue,
+      teamTableFile: value["team_table_file"]?.stringValue,
+      legacyPaths: {
+        if case .array(let paths)? = value["legacy_paths"] {
+          return paths.compactMap(\.stringValue)
+        } else {
+          return []
+        }
+      }(),
+      isSimulated: value["simulated"]?.boolValue ?? run.isSimulated)
+  }
+
+  /// Why a stored run cannot be recomputed.
+  public struct Failure: Error, CustomStringConvertible {
+    /// The explanation.
+    public var description: String
+  }
+
+  /// The comparison options this recipe stands for, with the run's stored team table.
+  ///
+  /// - Parameters:
+  ///   - store: the store holding the run.
+  ///   - runId: the run.
+  /// - Returns: the options.
+  /// - Throws: `SQLiteError` or a catalogue error.
+  public func compareOptions(store: MigrationStore, runId: String) throws -> CompareOptions {
+    var table: [String: [TableRow]]?
+    if teamTableFile != nil {
+      table = try store.currentEntitlements(runId: runId).mapValues { rows in
+        rows.compactMap { row in
+          EntitlementStatus(rawValue: row.status).map {
+            TableRow(
+              productId: row.productId, status: $0,
+              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+          }
+        }
+      }
+    }
+    return CompareOptions(asOf: asOf, catalog: try catalog(), table: table)
+  }
+}

@@ -1,0 +1,163 @@
+import Chronology
+import JSON
+import MigrationReports
+
+/// Stores a ``RunSummary`` with its run and reads it back, so `report --run` rebuilds the same
+/// report later without the network.
+public enum RunSummaryCodec {
+  /// The summary as JSON.
+  ///
+  /// - Parameter summary: the summary.
+  /// - Returns: compact JSON text.
+  public static func encode(_ summary: RunSummary) -> String {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("run_id", summary.runId)
+    writer.field("tool_version", summary.toolVersion)
+    writer.field("started_ms", summary.startedAt.millisecondsSince1970)
+    writer.field("finished_ms", summary.finishedAt.millisecondsSince1970)
+    writer.field("as_of_ms", summary.asOf.millisecondsSince1970)
+    writer.key("app_store")
+    writer.beginObject()
+    writer.field("simulated", summary.appStore.isSimulated)
+    writer.field("description", summary.appStore.description)
+    writer.field("environment", summary.appStore.environment)
+    writer.endObject()
+    writer.key("inputs")
+    writer.beginObject()
+    writer.field("records_read", summary.inputs.recordsRead)
+    writer.field("records_accepted", summary.inputs.recordsAccepted)
+    writer.field("records_quarantined", summary.inputs.recordsQuarantined)
+    writer.field("accounts", summary.inputs.accounts)
+    writer.endObject()
+    writer.key("stages")
+    writer.beginArray()
+    for stage in summary.stageDurations {
+      writer.beginObject()
+      writer.field("stage", stage.stage)
+      writer.field("ms", stage.milliseconds)
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.key("requests")
+    writer.beginArray()
+    for endpoint in summary.requests { write(endpoint, into: &writer) }
+    writer.endArray()
+    writer.field("team_table_file", summary.teamTableFile)
+    writer.key("fail_on")
+    if let failOn = summary.failOn {
+      writer.beginObject()
+      writer.field("expression", failOn.expression)
+      writer.field("crossed", failOn.isCrossed)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+    writer.endObject()
+    return writer.string
+  }
+
+  /// One endpoint's statistics as JSON, as stored per run in `request_counters`.
+  ///
+  /// - Parameter endpoint: the statistics.
+  /// - Returns: compact JSON text.
+  public static func encode(endpoint: EndpointStatistics) -> String {
+    var writer = JSONWriter()
+    write(endpoint, into: &writer)
+    return writer.string
+  }
+
+  private static func write(_ endpoint: EndpointStatistics, into writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.field("endpoint", endpoint.endpoint)
+    writer.field("requests", endpoint.requests)
+    writer.field("successes", endpoint.successes)
+    writer.field("failures", endpoint.failures)
+    writer.field("retries", endpoint.retries)
+    writer.field("rate_limited", endpoint.rateLimited)
+    writer.field("transport_errors", endpoint.transportErrors)
+    writer.field("verification_failures", endpoint.verificationFailures)
+    writer.key("errors_by_status")
+    writer.beginObject()
+    for (status, count) in endpoint.errorsByStatus.sorted(by: { $0.key < $1.key }) {
+      writer.field(String(status), count)
+    }
+    writer.endObject()
+    writer.key("errors_by_code")
+    writer.beginObject()
+    for (code, count) in endpoint.errorsByCode.sorted(by: { $0.key < $1.key }) {
+      writer.field(String(code), count)
+    }
+    writer.endObject()
+    writer.endObject()
+  }
+
+  /// Reads a stored summary back.
+  ///
+  /// - Parameter text: what ``encode(_:)`` wrote.
+  /// - Returns: the summary.
+  /// - Throws: ``RunRecipe/Failure`` when the text is not a summary.
+  public static func decode(_ text: String) throws -> RunSummary {
+    guard let value = try? JSONValue(parsing: Array(text.utf8)),
+      let runId = value["run_id"]?.stringValue
+    else {
+      throw RunRecipe.Failure(description: "the stored run summary is unreadable")
+    }
+    func instant(_ key: String) -> Timestamp {
+      Timestamp(millisecondsSince1970: value[key]?.int64Value ?? 0)
+    }
+    func int(_ object: JSONValue?, _ key: String) -> Int { Int(object?[key]?.int64Value ?? 0) }
+    let store = value["app_store"]
+    let inputs = value["inputs"]
+    var stages: [StageDuration] = []
+    if case .array(let items)? = value["stages"] {
+      stages = items.map {
+        StageDuration(
+          stage: $0["stage"]?.stringValue ?? "", milliseconds: $0["ms"]?.int64Value ?? 0)
+      }
+    }
+    var requests: [EndpointStatistics] = []
+    if case .array(let items)? = value["requests"] {
+      requests = items.map { item in
+        var byStatus: [Int: Int] = [:]
+        if case .object(let members)? = item["errors_by_status"] {
+          for member in members {
+            if let key = Int(member.key) { byStatus[key] = Int(member.value.int64Value ?? 0) }
+          }
+        }
+        var byCode: [Int64: Int] = [:]
+        if case .object(let members)? = item["errors_by_code"] {
+          for member in members {
+            if let key = Int64(member.key) { byCode[key] = Int(member.value.int64Value ?? 0) }
+          }
+        }
+        return EndpointStatistics(
+          endpoint: item["endpoint"]?.stringValue ?? "", requests: int(item, "requests"),
+          successes: int(item, "successes"),
+          failures: int(item, "failures"), retries: int(item, "retries"),
+          rateLimited: int(item, "rate_limited"),
+          transportErrors: int(item, "transport_errors"),
+          verificationFailures: int(item, "verification_failures"),
+          errorsByStatus: byStatus, errorsByCode: byCode)
+      }
+    }
+    let failOn = value["fail_on"].flatMap { failOn -> FailOnThreshold? in
+      guard let expression = failOn["expression"]?.stringValue else { return nil }
+      return FailOnThreshold(
+        expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false)
+    }
+    return RunSummary(
+      runId: runId, toolVersion: value["tool_version"]?.stringValue ?? "",
+      startedAt: instant("started_ms"),
+      finishedAt: instant("finished_ms"), asOf: instant("as_of_ms"),
+      appStore: AppStoreSource(
+        isSimulated: store?["simulated"]?.boolValue ?? false,
+        description: store?["description"]?.stringValue ?? "",
+        environment: store?["environment"]?.stringValue ?? ""),
+      inputs: RunInputs(
+        recordsRead: int(inputs, "records_read"), recordsAccepted: int(inputs, "records_accepted"),
+        recordsQuarantined: int(inputs, "records_quarantined"), accounts: int(inputs, "accounts")),
+      stageDurations: stages, requests: requests,
+      teamTableFile: value["team_table_file"]?.stringValue, failOn: failOn)
+  }
+}
