@@ -29,6 +29,7 @@ let package = Package(
     .target(name: "Chronology"),
     .target(name: "JSON"),
     .target(name: "CryptoSupport", dependencies: ["COpenSSL"]),
+    .target(name: "ASN1"),
 
     // MARK: - Command line
 
@@ -51,6 +52,7 @@ let package = Package(
 
     .testTarget(name: "ChronologyTests", dependencies: ["Chronology"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "ASN1Tests", dependencies: ["ASN1"]),
     .testTarget(
       name: "CryptoSupportTests",
       dependencies: ["CryptoSupport"],
