@@ -38,7 +38,8 @@ let package = Package(
 
     // MARK: - Domain
 
-    .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+    .target(
+      name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
     // MARK: - Executable
@@ -59,7 +60,8 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
-      name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
+      name: "LegacyReceiptsTests",
+      dependencies: ["LegacyReceipts", "Chronology", "JSON", "ASN1", "CryptoSupport"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),

@@ -3,12 +3,13 @@
 /// Offsets count from the first byte of the input the outermost ``ASN1Reader`` was given, so a
 /// message can point into a hex dump of exactly that input.
 public enum ASN1Error: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The input ends inside the element that starts at `offset`: its header or contents need
-  /// `needed` bytes from there, and only `available` remain.
+  /// The input ends inside the top-level element that starts at `offset`: its header or contents
+  /// need `needed` bytes from there, and only `available` remain.
   case truncated(offset: Int, needed: Int, available: Int)
 
-  /// The element at `offset` claims `length` content bytes, more than the `available` bytes left
-  /// in the element that encloses it.
+  /// The nested element at `offset` claims `length` bytes (of contents, or of header when the
+  /// header itself overruns), more than the `available` bytes left in the element that encloses
+  /// it — whose own length said it was complete.
   case lengthExceedsContainer(offset: Int, length: Int, available: Int)
 
   /// The length at `offset` uses the reserved octet `0xFF`, more than 8 length octets, or a

@@ -259,7 +259,7 @@ public struct ASN1Reader: Sendable {
       length = Int(value)
     }
     guard length <= limit - index else {
-      if limit == bytes.endIndex {
+      if depth == 0 {
         throw .truncated(
           offset: offset(of: start), needed: index - start + length, available: limit - start)
       }
@@ -269,9 +269,10 @@ public struct ASN1Reader: Sendable {
     return Header(tag: tag, contentStart: index, length: length)
   }
 
-  /// The error for an element whose header runs past `limit`.
+  /// The error for an element whose header runs past `limit`: at the top level the input is cut
+  /// short; below it, the element contradicts the length of its container.
   private func overrun(at start: Int, needed: Int, limit: Int) -> ASN1Error {
-    if limit == bytes.endIndex {
+    if depth == 0 {
       return .truncated(offset: offset(of: start), needed: needed, available: limit - start)
     }
     return .lengthExceedsContainer(
@@ -288,7 +289,7 @@ public struct ASN1Reader: Sendable {
     var index = contentStart
     while true {
       guard index < limit else {
-        if limit == bytes.endIndex {
+        if depth == 0 {
           throw .truncated(
             offset: offset(of: elementStart), needed: limit - elementStart + 2,
             available: limit - elementStart)
