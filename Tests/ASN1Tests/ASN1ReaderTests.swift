@@ -154,6 +154,54 @@ struct ASN1ReaderTests {
     try reader.finish()
   }
 
+  @Test("withChildren and withEncapsulated read in place and restore the reader")
+  func scopedReading() throws {
+    // SEQUENCE { INTEGER 1, OCTET STRING { INTEGER 2 } }, INTEGER 3
+    var reader = ASN1Reader(hex("30 08 02 01 01 04 03 02 01 02 02 01 03"))
+    let sequence = try reader.read(.sequence)
+    let (first, carried) = try reader.withChildren(of: sequence) {
+      fields throws(ASN1Error) -> (Int64, Int64) in
+      let firstElement = try fields.read(.integer)
+      let first = try fields.integer(firstElement)
+      let octets = try fields.read(.octetString)
+      let carried = try fields.withEncapsulated(in: octets) { inner throws(ASN1Error) in
+        let element = try inner.read(.integer)
+        try inner.finish()
+        return try inner.integer(element)
+      }
+      try fields.finish()
+      return (first, carried)
+    }
+    #expect(first == 1 && carried == 2)
+    #expect(reader.depth == 0 && reader.position == 10)
+    let last = try reader.read(.integer)
+    #expect(try reader.integer(last) == 3)
+    #expect(throws: ASN1Error.notConstructed(offset: 10, tag: .integer)) {
+      try reader.withChildren(of: last) { _ throws(ASN1Error) in }
+    }
+  }
+
+  @Test(
+    "commonShape reads the usual headers and declines everything else",
+    arguments: [
+      ("02 01 05", UInt8(0x02), 2..<3), ("04 81 01 00", 0x04, 3..<4),
+      ("30 82 00 01 05", 0x30, 4..<5),
+    ])
+  func commonShape(text: String, identifier: UInt8, contents: Range<Int>) throws {
+    let bytes = hex(text)
+    let shape = try #require(ASN1Reader.commonShape(in: bytes, at: 0, limit: bytes.count))
+    #expect(shape.identifier == identifier && shape.contents == contents)
+  }
+
+  @Test(
+    "commonShape declines high tags, long or indefinite lengths, overruns and end-of-contents",
+    arguments: ["1F 81 00 00", "30 80 00 00", "04 83 00 00 01 00", "04 05 00", "00 00", "04"])
+  func uncommonShapes(text: String) {
+    let bytes = hex(text)
+    #expect(ASN1Reader.commonShape(in: bytes, at: 0, limit: bytes.count) == nil)
+    #expect(ASN1Reader.commonShape(in: bytes, at: 0, limit: bytes.count + 5) == nil)
+  }
+
   // MARK: - Malformed input
 
   /// One malformed input and the exact error reading it all must give.

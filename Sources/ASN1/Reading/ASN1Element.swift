@@ -24,6 +24,7 @@ public struct ASN1Element: Hashable, Sendable {
   ///   - startIndex: The index of the first identifier octet.
   ///   - contentRange: The indices of the content octets.
   ///   - endIndex: The index just past the element.
+  @inlinable
   public init(tag: ASN1Tag, startIndex: Int, contentRange: Range<Int>, endIndex: Int) {
     self.tag = tag
     self.startIndex = startIndex
@@ -32,5 +33,5 @@ public struct ASN1Element: Hashable, Sendable {
   }
 
   /// Whether the element was encoded with an indefinite length (BER), ending in `00 00`.
-  public var hasIndefiniteLength: Bool { endIndex != contentRange.upperBound }
+  @inlinable public var hasIndefiniteLength: Bool { endIndex != contentRange.upperBound }
 }

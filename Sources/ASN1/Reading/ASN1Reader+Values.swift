@@ -10,25 +10,27 @@ extension ASN1Reader {
   /// - Returns: The value.
   /// - Throws: ``ASN1Error/malformedInteger(offset:)`` for a constructed or empty element,
   ///   ``ASN1Error/integerOutOfRange(offset:)`` for a value beyond 64 bits.
+  @inlinable @inline(__always)
   public func integer(_ element: ASN1Element) throws(ASN1Error) -> Int64 {
-    let octets = contents(of: element)
-    guard !element.tag.isConstructed, let first = octets.first else {
+    // Indexes the input directly: a slice of it would retain the input for each integer.
+    let range = element.contentRange
+    guard !element.tag.isConstructed, !range.isEmpty else {
       throw .malformedInteger(offset: offset(of: element.startIndex))
     }
-    var start = octets.startIndex
-    while octets.endIndex - start > 1 {
-      let next = octets[start + 1]
+    var start = range.lowerBound
+    while range.upperBound - start > 1 {
+      let next = bytes[start + 1]
       let redundant =
-        (octets[start] == 0x00 && next & 0x80 == 0) || (octets[start] == 0xFF && next & 0x80 != 0)
+        (bytes[start] == 0x00 && next & 0x80 == 0) || (bytes[start] == 0xFF && next & 0x80 != 0)
       guard redundant else { break }
       start += 1
     }
-    guard octets.endIndex - start <= 8 else {
+    guard range.upperBound - start <= 8 else {
       throw .integerOutOfRange(offset: offset(of: element.startIndex))
     }
-    var value: Int64 = first & 0x80 == 0 ? 0 : -1
-    for octet in octets[start...] {
-      value = value << 8 | Int64(octet)
+    var value: Int64 = bytes[start] & 0x80 == 0 ? 0 : -1
+    for index in start..<range.upperBound {
+      value = value << 8 | Int64(bytes[index])
     }
     return value
   }
@@ -55,6 +57,7 @@ extension ASN1Reader {
   /// - Returns: The octets; a slice of ``bytes`` unless the string had several segments.
   /// - Throws: ``ASN1Error/unexpectedTag(offset:expected:found:)`` for a segment that is not an
   ///   OCTET STRING, or any error reading the segments.
+  @inlinable @inline(__always)
   public func octetString(_ element: ASN1Element) throws(ASN1Error) -> ArraySlice<UInt8> {
     switch try stringOctets(element) {
     case .inPlace(let range): bytes[range]
@@ -64,11 +67,13 @@ extension ASN1Reader {
 
   /// Where a string's octets are: in place for the primitive form or a constructed form with one
   /// segment, joined into new bytes otherwise.
+  @usableFromInline
   enum StringOctets {
     case inPlace(Range<Int>)
     case joined([UInt8])
   }
 
+  @inlinable @inline(__always)
   func stringOctets(_ element: ASN1Element) throws(ASN1Error) -> StringOctets {
     guard element.tag.isConstructed else { return .inPlace(element.contentRange) }
     // Segments may themselves be constructed; an explicit stack keeps nesting bounded by the
@@ -103,9 +108,13 @@ extension ASN1Reader {
   /// - Returns: The text.
   /// - Throws: ``ASN1Error/invalidString(offset:encoding:)`` if the octets are not UTF-8, or an
   ///   error of ``octetString(_:)`` for a malformed constructed string.
+  @inlinable @inline(__always)
   public func utf8String(_ element: ASN1Element) throws(ASN1Error) -> String {
     let octets = try octetString(element)
-    guard let text = String(validating: octets, as: UTF8.self) else {
+    // Decoding repairs ill-formed sequences, so the text equals the octets exactly when they
+    // are valid. ASCII, which ids and product ids are, needs no comparison.
+    let text = String(decoding: octets, as: UTF8.self)
+    guard Self.isASCII(octets) || text.utf8.elementsEqual(octets) else {
       throw .invalidString(offset: offset(of: element.startIndex), encoding: "UTF-8")
     }
     return text
@@ -117,15 +126,65 @@ extension ASN1Reader {
   /// - Returns: The text.
   /// - Throws: ``ASN1Error/invalidString(offset:encoding:)`` if an octet is not ASCII, or an
   ///   error of ``octetString(_:)`` for a malformed constructed string.
+  @inlinable
   public func ia5String(_ element: ASN1Element) throws(ASN1Error) -> String {
+    String(decoding: try ia5Octets(element), as: UTF8.self)
+  }
+
+  /// The octets of an IA5String, checked to be ASCII, without making a string of them.
+  ///
+  /// - Parameter element: An element this reader (or its parent) returned.
+  /// - Returns: The octets; a slice of ``bytes`` unless the string had several segments.
+  /// - Throws: ``ASN1Error/invalidString(offset:encoding:)`` if an octet is not ASCII, or an
+  ///   error of ``octetString(_:)`` for a malformed constructed string.
+  @inlinable @inline(__always)
+  public func ia5Octets(_ element: ASN1Element) throws(ASN1Error) -> ArraySlice<UInt8> {
     let octets = try octetString(element)
-    guard octets.allSatisfy({ $0 < 0x80 }) else {
+    guard Self.isASCII(octets) else {
       throw .invalidString(offset: offset(of: element.startIndex), encoding: "ASCII")
     }
-    return String(decoding: octets, as: UTF8.self)
+    return octets
+  }
+
+  /// Whether every octet is below 0x80.
+  @inlinable
+  static func isASCII(_ octets: ArraySlice<UInt8>) -> Bool {
+    octets.withUnsafeBufferPointer { buffer in
+      var combined: UInt8 = 0
+      for octet in buffer { combined |= octet }
+      return combined < 0x80
+    }
   }
 
   // MARK: - Encapsulated encodings
+
+  /// Runs `body` with a reader of the BER encoding carried inside an OCTET STRING, like the one
+  /// ``encapsulated(in:)`` makes, but by narrowing this reader in place when the value is in one
+  /// piece — no second reader, no extra retain of the input — and restoring it afterwards.
+  ///
+  /// - Parameters:
+  ///   - element: An OCTET STRING this reader returned.
+  ///   - body: Reads the carried encoding with the reader it is given.
+  /// - Returns: What `body` returns.
+  /// - Throws: ``ASN1Error/nestingTooDeep(offset:limit:)``, an error of ``octetString(_:)``,
+  ///   or what `body` throws.
+  @inlinable @inline(__always)
+  public mutating func withEncapsulated<Result>(
+    in element: ASN1Element, _ body: (inout ASN1Reader) throws(ASN1Error) -> Result
+  ) throws(ASN1Error) -> Result {
+    guard depth + 1 < maximumDepth else {
+      throw .nestingTooDeep(
+        offset: offset(of: element.contentRange.lowerBound), limit: maximumDepth)
+    }
+    switch try stringOctets(element) {
+    case .inPlace(let range):
+      return try withWindow(range, body)
+    case .joined(let octets):
+      var reader = ASN1Reader(
+        sharing: octets[...], range: octets.indices, depth: depth + 1, maximumDepth: maximumDepth)
+      return try body(&reader)
+    }
+  }
 
   /// A reader of the BER encoding carried inside an OCTET STRING, as PKCS#7 content and app
   /// receipt attributes carry theirs.
@@ -137,6 +196,7 @@ extension ASN1Reader {
   /// - Parameter element: An OCTET STRING this reader (or its parent) returned.
   /// - Returns: A reader of the top-level elements of the carried encoding, one level deeper.
   /// - Throws: ``ASN1Error/nestingTooDeep(offset:limit:)``, or an error of ``octetString(_:)``.
+  @inlinable
   public func encapsulated(in element: ASN1Element) throws(ASN1Error) -> ASN1Reader {
     guard depth + 1 < maximumDepth else {
       throw .nestingTooDeep(

@@ -18,6 +18,7 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
   ///   - tagClass: The tag's class.
   ///   - number: The tag's number within its class.
   ///   - isConstructed: Whether the contents are further elements.
+  @inlinable
   public init(_ tagClass: ASN1TagClass, number: UInt32, isConstructed: Bool) {
     self.tagClass = tagClass
     self.number = number
@@ -30,39 +31,69 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
   ///   - number: The number in brackets.
   ///   - isConstructed: Whether the contents are further elements.
   /// - Returns: The tag.
+  @inlinable
   public static func contextSpecific(_ number: UInt32, isConstructed: Bool = true) -> ASN1Tag {
     ASN1Tag(.contextSpecific, number: number, isConstructed: isConstructed)
   }
 
   /// The same tag in constructed form, as BER allows for strings split into segments.
-  public var constructed: ASN1Tag {
+  @inlinable public var constructed: ASN1Tag {
     ASN1Tag(tagClass, number: number, isConstructed: true)
   }
 
   // MARK: - Universal tags
 
   /// `BOOLEAN`
-  public static let boolean = ASN1Tag(.universal, number: 1, isConstructed: false)
+  @inlinable public static var boolean: ASN1Tag {
+    ASN1Tag(.universal, number: 1, isConstructed: false)
+  }
   /// `INTEGER`
-  public static let integer = ASN1Tag(.universal, number: 2, isConstructed: false)
+  @inlinable public static var integer: ASN1Tag {
+    ASN1Tag(.universal, number: 2, isConstructed: false)
+  }
   /// `BIT STRING`
-  public static let bitString = ASN1Tag(.universal, number: 3, isConstructed: false)
+  @inlinable public static var bitString: ASN1Tag {
+    ASN1Tag(.universal, number: 3, isConstructed: false)
+  }
   /// `OCTET STRING`, primitive form.
-  public static let octetString = ASN1Tag(.universal, number: 4, isConstructed: false)
+  @inlinable public static var octetString: ASN1Tag {
+    ASN1Tag(.universal, number: 4, isConstructed: false)
+  }
   /// `NULL`
-  public static let null = ASN1Tag(.universal, number: 5, isConstructed: false)
+  @inlinable public static var null: ASN1Tag {
+    ASN1Tag(.universal, number: 5, isConstructed: false)
+  }
   /// `OBJECT IDENTIFIER`
-  public static let objectIdentifier = ASN1Tag(.universal, number: 6, isConstructed: false)
+  @inlinable public static var objectIdentifier: ASN1Tag {
+    ASN1Tag(.universal, number: 6, isConstructed: false)
+  }
   /// `UTF8String`, primitive form.
-  public static let utf8String = ASN1Tag(.universal, number: 12, isConstructed: false)
+  @inlinable public static var utf8String: ASN1Tag {
+    ASN1Tag(.universal, number: 12, isConstructed: false)
+  }
   /// `SEQUENCE` and `SEQUENCE OF`.
-  public static let sequence = ASN1Tag(.universal, number: 16, isConstructed: true)
+  @inlinable public static var sequence: ASN1Tag {
+    ASN1Tag(.universal, number: 16, isConstructed: true)
+  }
   /// `SET` and `SET OF`.
-  public static let set = ASN1Tag(.universal, number: 17, isConstructed: true)
+  @inlinable public static var set: ASN1Tag {
+    ASN1Tag(.universal, number: 17, isConstructed: true)
+  }
   /// `PrintableString`, primitive form.
-  public static let printableString = ASN1Tag(.universal, number: 19, isConstructed: false)
+  @inlinable public static var printableString: ASN1Tag {
+    ASN1Tag(.universal, number: 19, isConstructed: false)
+  }
   /// `IA5String` (ASCII), primitive form.
-  public static let ia5String = ASN1Tag(.universal, number: 22, isConstructed: false)
+  @inlinable public static var ia5String: ASN1Tag {
+    ASN1Tag(.universal, number: 22, isConstructed: false)
+  }
+
+  /// Whether two tags have the same class, number and form.
+  @inlinable
+  public static func == (lhs: ASN1Tag, rhs: ASN1Tag) -> Bool {
+    lhs.number == rhs.number && lhs.tagClass == rhs.tagClass
+      && lhs.isConstructed == rhs.isConstructed
+  }
 
   // MARK: - Description
 

@@ -1,8 +1,9 @@
 import ASN1
 import Chronology
 import CryptoSupport
-import LegacyReceipts
 import Testing
+
+@testable import LegacyReceipts
 
 @Suite("AppReceiptReader")
 struct AppReceiptReaderTests {
@@ -91,6 +92,58 @@ struct AppReceiptReaderTests {
     let receipt = try AppReceiptReader.read(
       Fixtures.envelope(payload: Fixtures.set([inApp.bytes])))
     #expect(receipt.originalTransactionIds == ["77"])
+  }
+
+  @Test(
+    "purchases outside the fast path's shape read the same through the general reader",
+    arguments: [
+      ("a redundant sign octet in an INTEGER", Int64(1701), hexBytes("02 02 00 05")),
+      ("a product id that is not ASCII", 1702, hexBytes("0C 02 C3 A9")),
+      (
+        "a date with fractions of a second", 1704,
+        [0x16, 24] + Array("2024-06-01T08:30:00.250Z".utf8)
+      ),
+      ("a long-form length", 1705, hexBytes("0C 81 02 34 32")),
+    ])
+  func uncommonShapes(name: String, type: Int64, value: [UInt8]) throws {
+    let envelope = Fixtures.envelope(
+      payload: Fixtures.payload(inAppAttributes: [
+        Fixtures.attribute(type) { $0.writeEncoded(value) },
+        Fixtures.attribute(1703) { $0.writeUTF8String("1000000000000002") },
+      ]))
+    let receipt = try AppReceiptReader.read(envelope)
+    #expect(receipt == (try AppReceiptReader.readWithoutFastPath(envelope)), "\(name)")
+    let purchase = try #require(receipt.inAppPurchases.first)
+    #expect(purchase.transactionId == "1000000000000002")
+    switch type {
+    case 1701: #expect(purchase.quantity == 5)
+    case 1702: #expect(purchase.productId == "é")
+    case 1704: #expect(purchase.purchaseDate == Timestamp(millisecondsSince1970: 1_717_230_600_250))
+    default: #expect(purchase.originalTransactionId == "42")
+    }
+  }
+
+  @Test(
+    "receipt dates in every form Apple and Xcode write",
+    arguments: [
+      ("2024-06-01T08:30:00Z", Int64(1_717_230_600_000)),
+      ("2024-06-01T16:30:00+0800", 1_717_230_600_000),
+      ("2024-06-01T03:30:00-05:00", 1_717_230_600_000),
+      ("2024-06-01T08:30:00.250Z", 1_717_230_600_250),
+    ])
+  func dates(text: String, milliseconds: Int64) throws {
+    let envelope = Fixtures.envelope(
+      payload: Fixtures.set([Fixtures.attribute(12) { $0.writeIA5String(text) }]))
+    #expect(
+      try AppReceiptReader.read(envelope).creationDate
+        == Timestamp(millisecondsSince1970: milliseconds))
+  }
+
+  @Test(
+    "web order line item ids print as verifyReceipt writes them",
+    arguments: [Int64(0), 7, -12, 1_000_000_050_000_000, Int64.max, Int64.min])
+  func decimalText(value: Int64) {
+    #expect(DecimalText.string(value) == String(value))
   }
 
   // MARK: - Malformed receipts

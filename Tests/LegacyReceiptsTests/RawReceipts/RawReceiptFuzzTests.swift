@@ -1,7 +1,8 @@
 import CryptoSupport
 import Foundation
-import LegacyReceipts
 import Testing
+
+@testable import LegacyReceipts
 
 /// Thousands of damaged receipts: whatever the damage, reading ends with a receipt or a
 /// ``RawReceiptError`` — never a crash, a hang or another error — and what it returns holds
@@ -88,6 +89,25 @@ struct RawReceiptFuzzTests {
     // Both outcomes must occur, or the mutations are not exercising the reader.
     #expect(read > 100, "only \(read) mutated receipts read")
     #expect(refused > 1_000, "only \(refused) mutated receipts refused")
+  }
+
+  @Test(
+    "the fast path for common purchases and the general reader agree on every mutated receipt",
+    .timeLimit(.minutes(1)))
+  func fastPathAgrees() throws {
+    let corpus = try Self.corpus().filter { $0.first == 0x30 }
+    var random = ReceiptFixtures.SeededGenerator(state: 0xFA57)
+    var agreedOnReceipts = 0
+    for round in 0..<3_000 {
+      let bytes = Self.mutate(corpus[round % corpus.count], using: &random)
+      let fast = Result { () throws(RawReceiptError) in try AppReceiptReader.read(bytes) }
+      let general = Result { () throws(RawReceiptError) in
+        try AppReceiptReader.readWithoutFastPath(bytes)
+      }
+      #expect(fast == general, "round \(round)")
+      if case .success = fast { agreedOnReceipts += 1 }
+    }
+    #expect(agreedOnReceipts > 100, "only \(agreedOnReceipts) mutated receipts read")
   }
 
   @Test("mutated receipts never crash the signature check", .timeLimit(.minutes(1)))

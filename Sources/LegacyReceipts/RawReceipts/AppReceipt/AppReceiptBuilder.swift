@@ -57,14 +57,16 @@ public enum AppReceiptBuilder {
 
   /// A signed, base64-encoded app receipt, as an app would send it.
   ///
-  /// With `.indefiniteLengthBER` the payload uses indefinite lengths too, a stricter test of
-  /// readers than Xcode's receipts (whose payload is DER inside a BER envelope).
+  /// The payload always has definite lengths, as Apple's and Xcode's do; `.indefiniteLengthBER`
+  /// makes the envelope around it BER with indefinite lengths and segmented content, the shape
+  /// of Xcode's receipts. For a payload with indefinite lengths, call
+  /// ``payload(for:lengthForm:)`` and ``sign(payload:signer:intermediates:encoding:)``.
   ///
   /// - Parameters:
   ///   - receipt: What the receipt holds.
   ///   - signer: The signing certificate and key.
   ///   - intermediates: Certificates to embed so verifiers can build the path.
-  ///   - encoding: The envelope's encoding, and the payload's length form.
+  ///   - encoding: The envelope's encoding.
   /// - Returns: The base64 text.
   /// - Throws: ``RawReceiptError`` for a field the payload cannot encode, ``CryptoError`` if
   ///   signing fails.
@@ -72,8 +74,7 @@ public enum AppReceiptBuilder {
     for receipt: RawAppReceipt, signer: CertifiedKey, intermediates: [X509Certificate] = [],
     encoding: PKCS7SignedData.Encoding = .der
   ) throws -> String {
-    let payload = try payload(
-      for: receipt, lengthForm: encoding == .der ? .definite : .indefinite)
+    let payload = try payload(for: receipt)
     let envelope = try sign(
       payload: payload, signer: signer, intermediates: intermediates, encoding: encoding)
     return Data(envelope).base64EncodedString()

@@ -32,6 +32,12 @@ public enum AppReceiptReader {
     try readPayload(signedContent(of: bytes))
   }
 
+  /// Reads an app receipt without ``InAppPurchaseFastPath``: only the general reader, for
+  /// tests that check both paths agree.
+  static func readWithoutFastPath(_ bytes: [UInt8]) throws(RawReceiptError) -> RawAppReceipt {
+    try readPayload(signedContent(of: bytes), usesFastPath: false)
+  }
+
   // MARK: - The envelope
 
   /// The PKCS#7 content types, as encoded OBJECT IDENTIFIER contents.
@@ -123,6 +129,7 @@ public enum AppReceiptReader {
 
   /// Reads the next element, which must have `tag`'s class and number in either form: BER lets
   /// strings be constructed from segments.
+  @inline(__always)
   static func readAnyForm(of tag: ASN1Tag, from reader: inout ASN1Reader) throws(ASN1Error)
     -> ASN1Element
   {

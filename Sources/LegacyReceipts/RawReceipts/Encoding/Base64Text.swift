@@ -47,55 +47,94 @@ enum Base64Text {
   }
 
   private static func decode(_ text: UnsafeBufferPointer<UInt8>) throws(Failure) -> [UInt8] {
-    var output: [UInt8] = []
-    output.reserveCapacity(text.count / 4 * 3 + 2)
-    try values.withUnsafeBufferPointer { values throws(Failure) in
-      var accumulator: UInt32 = 0
-      var pending = 0
-      var characters = 0
-      var paddingStart: Int?
-      var paddingCount = 0
-      for offset in text.indices {
-        let value = values[Int(text[offset])]
-        if value < 64 {
-          if let paddingStart {
-            throw .invalidCharacter(offset: paddingStart, byte: UInt8(ascii: "="))
-          }
-          accumulator = accumulator << 6 | UInt32(value)
-          pending += 1
-          characters += 1
-          if pending == 4 {
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-            output.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-            output.append(UInt8(truncatingIfNeeded: accumulator))
-            accumulator = 0
-            pending = 0
-          }
-        } else if value == skipped {
-          continue
-        } else if value == padding {
-          // Padding only completes the last group of two or three characters.
-          guard pending >= 2, pending + paddingCount < 4 else {
-            throw .invalidCharacter(offset: offset, byte: text[offset])
-          }
-          if paddingStart == nil { paddingStart = offset }
-          paddingCount += 1
-        } else {
-          throw .invalidCharacter(offset: offset, byte: text[offset])
+    var failure: Failure?
+    let output = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 3) {
+      output, written in
+      values.withUnsafeBufferPointer { values in
+        do throws(Failure) {
+          written = try decode(text, into: output, values: values)
+        } catch {
+          failure = error
+          written = 0
         }
       }
-      switch pending {
-      case 0:
-        break
-      case 2:
-        output.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-      case 3:
-        output.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-        output.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-      default:
-        throw .invalidLength(characters: characters)
-      }
     }
+    if let failure { throw failure }
     return output
+  }
+
+  /// Decodes into `output`, which has room for three bytes per four characters plus three, and
+  /// returns how many bytes were written.
+  private static func decode(
+    _ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
+    values: UnsafeBufferPointer<UInt8>
+  ) throws(Failure) -> Int {
+    var written = 0
+    var offset = 0
+    let count = text.count
+    // Whole groups of four alphabet characters, the bulk of any receipt, take the fast path:
+    // one check that none of the four values has its top bits set.
+    while offset + 4 <= count {
+      let first = values[Int(text[offset])]
+      let second = values[Int(text[offset + 1])]
+      let third = values[Int(text[offset + 2])]
+      let fourth = values[Int(text[offset + 3])]
+      guard (first | second | third | fourth) & 0xC0 == 0 else { break }
+      let group = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+      output[written] = UInt8(truncatingIfNeeded: group >> 16)
+      output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
+      output[written + 2] = UInt8(truncatingIfNeeded: group)
+      written += 3
+      offset += 4
+    }
+    // The rest one character at a time: line breaks, padding, the last group, and errors.
+    var accumulator: UInt32 = 0
+    var pending = 0
+    var characters = offset
+    var paddingStart: Int?
+    var paddingCount = 0
+    while offset < count {
+      let value = values[Int(text[offset])]
+      if value < 64 {
+        if let paddingStart {
+          throw .invalidCharacter(offset: paddingStart, byte: UInt8(ascii: "="))
+        }
+        accumulator = accumulator << 6 | UInt32(value)
+        pending += 1
+        characters += 1
+        if pending == 4 {
+          output[written] = UInt8(truncatingIfNeeded: accumulator >> 16)
+          output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 8)
+          output[written + 2] = UInt8(truncatingIfNeeded: accumulator)
+          written += 3
+          accumulator = 0
+          pending = 0
+        }
+      } else if value == padding {
+        // Padding only completes the last group of two or three characters.
+        guard pending >= 2, pending + paddingCount < 4 else {
+          throw .invalidCharacter(offset: offset, byte: text[offset])
+        }
+        if paddingStart == nil { paddingStart = offset }
+        paddingCount += 1
+      } else if value != skipped {
+        throw .invalidCharacter(offset: offset, byte: text[offset])
+      }
+      offset += 1
+    }
+    switch pending {
+    case 0:
+      break
+    case 2:
+      output[written] = UInt8(truncatingIfNeeded: accumulator >> 4)
+      written += 1
+    case 3:
+      output[written] = UInt8(truncatingIfNeeded: accumulator >> 10)
+      output[written + 1] = UInt8(truncatingIfNeeded: accumulator >> 2)
+      written += 2
+    default:
+      throw .invalidLength(characters: characters)
+    }
+    return written
   }
 }
