@@ -58,7 +58,10 @@ public struct RawAppReceipt: Hashable, Sendable {
   }
 
   private func distinct(_ ids: some Sequence<String>) -> [String] {
-    var seen = Set<String>()
-    return ids.filter { seen.insert($0).inserted }
+    // Sized up front: growing a set rehashes every id it holds.
+    var seen = Set<String>(minimumCapacity: inAppPurchases.count)
+    var result: [String] = []
+    for id in ids where seen.insert(id).inserted { result.append(id) }
+    return result
   }
 }

@@ -26,6 +26,21 @@ enum Base64Text {
     table[Int(UInt8(ascii: "="))] = padding
     return table
   }()
+  /// The value of each byte at each position of a group of four, shifted into place, or
+  /// `groupInvalid` for a byte that is not in the alphabet: a group then decodes with four
+  /// lookups and three ORs, and one test rejects it.
+  private static let groupValues: [UInt32] = {
+    var table = [UInt32](repeating: groupInvalid, count: 4 * 256)
+    for byte in 0..<256 where values[byte] < 64 {
+      let value = UInt32(values[byte])
+      table[byte] = value << 18
+      table[256 + byte] = value << 12
+      table[512 + byte] = value << 6
+      table[768 + byte] = value
+    }
+    return table
+  }()
+  private static let groupInvalid: UInt32 = 1 << 31
   private static let invalid: UInt8 = 0xFF
   private static let skipped: UInt8 = 0xFE
   private static let padding: UInt8 = 0xFD
@@ -51,11 +66,14 @@ enum Base64Text {
     let output = [UInt8](unsafeUninitializedCapacity: text.count / 4 * 3 + 3) {
       output, written in
       values.withUnsafeBufferPointer { values in
-        do throws(Failure) {
-          written = try decode(text, into: output, values: values)
-        } catch {
-          failure = error
-          written = 0
+        groupValues.withUnsafeBufferPointer { groupValues in
+          do throws(Failure) {
+            written = try decode(
+              text, into: output, values: values, groupValues: groupValues)
+          } catch {
+            failure = error
+            written = 0
+          }
         }
       }
     }
@@ -67,20 +85,17 @@ enum Base64Text {
   /// returns how many bytes were written.
   private static func decode(
     _ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>,
-    values: UnsafeBufferPointer<UInt8>
+    values: UnsafeBufferPointer<UInt8>, groupValues: UnsafeBufferPointer<UInt32>
   ) throws(Failure) -> Int {
     var written = 0
     var offset = 0
     let count = text.count
-    // Whole groups of four alphabet characters, the bulk of any receipt, take the fast path:
-    // one check that none of the four values has its top bits set.
+    // Whole groups of four alphabet characters, the bulk of any receipt, take the fast path.
     while offset + 4 <= count {
-      let first = values[Int(text[offset])]
-      let second = values[Int(text[offset + 1])]
-      let third = values[Int(text[offset + 2])]
-      let fourth = values[Int(text[offset + 3])]
-      guard (first | second | third | fourth) & 0xC0 == 0 else { break }
-      let group = UInt32(first) << 18 | UInt32(second) << 12 | UInt32(third) << 6 | UInt32(fourth)
+      let group =
+        groupValues[Int(text[offset])] | groupValues[256 + Int(text[offset + 1])]
+        | groupValues[512 + Int(text[offset + 2])] | groupValues[768 + Int(text[offset + 3])]
+      guard group & groupInvalid == 0 else { break }
       output[written] = UInt8(truncatingIfNeeded: group >> 16)
       output[written + 1] = UInt8(truncatingIfNeeded: group >> 8)
       output[written + 2] = UInt8(truncatingIfNeeded: group)
