@@ -46,7 +46,9 @@ let package = Package(
 
     .executableTarget(
       name: "receipt-migrate",
-      dependencies: []
+      dependencies: [
+        "ArgumentParsing", "Chronology", "CryptoSupport", "LegacyReceipts", "Terminal",
+      ]
     ),
 
     // MARK: - Tests

@@ -36,7 +36,21 @@ public struct RawReceiptReader: Sendable {
   public func read(base64: some StringProtocol, signatureInstant: Timestamp? = nil)
     throws(RawReceiptError) -> RawReceipt
   {
-    let bytes = try Self.decodeBase64(base64.utf8, part: .receipt)
+    try read(Self.decodeBase64(base64.utf8, part: .receipt), signatureInstant: signatureInstant)
+  }
+
+  /// Reads a raw receipt from its decoded bytes — the binary file an app bundle holds, or a
+  /// transaction receipt's property list text — and checks its signature.
+  ///
+  /// - Parameters:
+  ///   - bytes: The receipt's bytes.
+  ///   - signatureInstant: When the signer's chain must be valid; `nil` uses the receipt's own
+  ///     creation date.
+  /// - Returns: The receipt's contents and the verdict on its signature.
+  /// - Throws: ``RawReceiptError`` naming the first damage found.
+  public func read(_ bytes: [UInt8], signatureInstant: Timestamp? = nil) throws(RawReceiptError)
+    -> RawReceipt
+  {
     guard let first = bytes.first else { throw .emptyInput }
     if first == 0x30 {
       let receipt = try AppReceiptReader.read(bytes)

@@ -83,8 +83,8 @@ public enum RawReceiptError: Error, Hashable, Sendable, CustomStringConvertible 
         ? "; base64 has no spaces, and a space where '+' belongs is the mark of a URL form "
           + "decoding: store the receipt-data exactly as the app sent it"
         : ""
-      return "\(part) is not base64: character \(offset) is \(PropertyListError.describe(byte))"
-        + hint
+      let character = byte == 0x20 ? "a space" : PropertyListError.describe(byte)
+      return "\(part) is not base64: character \(offset) is \(character)\(hint)"
     case .invalidBase64Length(let part, let characters):
       return "\(part) is not base64: \(characters) characters cannot be a base64 encoding; "
         + "the text may be cut short"
