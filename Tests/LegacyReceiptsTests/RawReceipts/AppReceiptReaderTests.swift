@@ -94,6 +94,19 @@ struct AppReceiptReaderTests {
     #expect(receipt.originalTransactionIds == ["77"])
   }
 
+  @Test("the fast path reads the payloads Apple and Xcode write, as the general reader does")
+  func fastPathTakesCommonPayloads() throws {
+    let receipt = Fixtures.receipt(purchases: 20)
+    let payload = try AppReceiptBuilder.payload(for: receipt)
+    let fast = try #require(AppReceiptFastPath.read(payload[...]))
+    #expect(fast == receipt)
+    #expect(try AppReceiptReader.readPayload(payload[...], usesFastPath: false) == receipt)
+    // Indefinite lengths are BER's, not the common shape: the general reader takes them.
+    let indefinite = try AppReceiptBuilder.payload(for: receipt, lengthForm: .indefinite)
+    #expect(AppReceiptFastPath.read(indefinite[...]) == nil)
+    #expect(try AppReceiptReader.readPayload(indefinite[...]) == receipt)
+  }
+
   @Test(
     "purchases outside the fast path's shape read the same through the general reader",
     arguments: [

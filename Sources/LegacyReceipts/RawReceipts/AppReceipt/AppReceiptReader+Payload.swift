@@ -8,14 +8,15 @@ extension AppReceiptReader {
   ///
   /// - Parameters:
   ///   - payload: The signed content of the envelope.
-  ///   - usesFastPath: Whether purchases in the common DER shape are read by
-  ///     ``InAppPurchaseFastPath``; tests turn it off to compare.
+  ///   - usesFastPath: Whether a payload in the common DER shape is read by
+  ///     ``AppReceiptFastPath``; tests turn it off to compare.
   /// - Returns: The receipt's contents.
   /// - Throws: ``RawReceiptError`` naming the first damage found; offsets count from the
   ///   payload's first byte.
   static func readPayload(_ payload: ArraySlice<UInt8>, usesFastPath: Bool = true)
     throws(RawReceiptError) -> RawAppReceipt
   {
+    if usesFastPath, let receipt = AppReceiptFastPath.read(payload) { return receipt }
     var attributes: ASN1Reader
     do {
       var top = ASN1Reader(payload)
@@ -26,9 +27,6 @@ extension AppReceiptReader {
       throw .malformedPayload(error)
     }
     var receipt = RawAppReceipt()
-    // Renewals repeat these from purchase to purchase.
-    var productIds = RepeatedText()
-    var originalTransactionIds = RepeatedText()
     while true {
       let next: ReceiptAttribute?
       do {
@@ -50,10 +48,7 @@ extension AppReceiptReader {
       case .expirationDate: receipt.expirationDate = try attribute.date(field, in: &attributes)
       case .inAppPurchase:
         let index = receipt.inAppPurchases.count + 1
-        receipt.inAppPurchases.append(
-          try inAppPurchase(
-            attribute, index: index, in: &attributes, productIds: &productIds,
-            originalTransactionIds: &originalTransactionIds, usesFastPath: usesFastPath))
+        receipt.inAppPurchases.append(try inAppPurchase(attribute, index: index, in: &attributes))
       default:
         // In-app fields at the receipt level mean nothing there.
         continue
@@ -64,9 +59,7 @@ extension AppReceiptReader {
 
   /// Reads one in-app purchase: the value of a type 17 attribute, itself a SET of attributes.
   private static func inAppPurchase(
-    _ attribute: ReceiptAttribute, index: Int, in reader: inout ASN1Reader,
-    productIds: inout RepeatedText, originalTransactionIds: inout RepeatedText,
-    usesFastPath: Bool
+    _ attribute: ReceiptAttribute, index: Int, in reader: inout ASN1Reader
   ) throws(RawReceiptError) -> InAppRecord {
     var attributes: ASN1Reader
     do {
@@ -77,13 +70,6 @@ extension AppReceiptReader {
       }
     } catch {
       throw .malformedInAppPurchase(index: index, error)
-    }
-    if usesFastPath,
-      let record = InAppPurchaseFastPath.read(
-        attributes.bytes, contents: attributes.position..<attributes.limit,
-        productIds: &productIds, originalTransactionIds: &originalTransactionIds)
-    {
-      return record
     }
     var record = InAppRecord()
     while true {
@@ -98,13 +84,11 @@ extension AppReceiptReader {
       let field = RawReceiptField.inAppPurchase(index: index, type)
       switch type {
       case .quantity: record.quantity = try attribute.integer(field, in: &attributes)
-      case .productId:
-        record.productId = try attribute.text(field, in: &attributes, reusing: &productIds)
+      case .productId: record.productId = try attribute.text(field, in: &attributes)
       case .transactionId:
         record.transactionId = try attribute.transactionId(field, in: &attributes)
       case .originalTransactionId:
-        record.originalTransactionId = try attribute.transactionId(
-          field, in: &attributes, reusing: &originalTransactionIds)
+        record.originalTransactionId = try attribute.transactionId(field, in: &attributes)
       case .purchaseDate: record.purchaseDate = try attribute.date(field, in: &attributes)
       case .originalPurchaseDate:
         record.originalPurchaseDate = try attribute.date(field, in: &attributes)

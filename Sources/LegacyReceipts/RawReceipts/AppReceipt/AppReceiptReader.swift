@@ -32,7 +32,7 @@ public enum AppReceiptReader {
     try readPayload(signedContent(of: bytes))
   }
 
-  /// Reads an app receipt without ``InAppPurchaseFastPath``: only the general reader, for
+  /// Reads an app receipt without ``AppReceiptFastPath``: only the general reader, for
   /// tests that check both paths agree.
   static func readWithoutFastPath(_ bytes: [UInt8]) throws(RawReceiptError) -> RawAppReceipt {
     try readPayload(signedContent(of: bytes), usesFastPath: false)

@@ -60,17 +60,6 @@ struct ReceiptAttribute {
     }
   }
 
-  /// A UTF8String value that purchases often repeat, shared through `repeated`.
-  func text(
-    _ field: RawReceiptField, in reader: inout ASN1Reader, reusing repeated: inout RepeatedText
-  ) throws(RawReceiptError) -> String {
-    try carried(.utf8String, as: field, in: &reader) { inner, element throws(ASN1Error) in
-      try repeated.text(for: inner.octetString(element)) { () throws(ASN1Error) in
-        try inner.utf8String(element)
-      }
-    }
-  }
-
   /// An INTEGER value.
   func integer(_ field: RawReceiptField, in reader: inout ASN1Reader) throws(RawReceiptError)
     -> Int64
@@ -85,13 +74,6 @@ struct ReceiptAttribute {
     throws(RawReceiptError) -> String
   {
     try Self.checked(id: text(field, in: &reader), field)
-  }
-
-  /// A UTF8String value that must be a string of digits and that purchases often repeat.
-  func transactionId(
-    _ field: RawReceiptField, in reader: inout ASN1Reader, reusing repeated: inout RepeatedText
-  ) throws(RawReceiptError) -> String {
-    try Self.checked(id: text(field, in: &reader, reusing: &repeated), field)
   }
 
   private static func checked(id: String, _ field: RawReceiptField) throws(RawReceiptError)
