@@ -81,7 +81,18 @@ struct AppReceiptFastPath {
   /// One purchase: the SET of attributes that fills a type 17 value.
   private mutating func inAppPurchase(_ value: Range<Int>) -> InAppRecord? {
     guard let attributes = carried(0x31, value) else { return nil }
-    var record = InAppRecord()
+    // Fields in locals, the record made once at the end: mutating a record through the loop
+    // made the compiler copy all of it, strings and all, several times per purchase.
+    var quantity: Int64?
+    var productId: String?
+    var transactionId: String?
+    var originalTransactionId: String?
+    var purchaseDate: Timestamp?
+    var originalPurchaseDate: Timestamp?
+    var expiresDate: Timestamp?
+    var cancellationDate: Timestamp?
+    var webOrderLineItemId: String?
+    var isInIntroOfferPeriod: Bool?
     var index = attributes.lowerBound
     while index < attributes.upperBound {
       guard let (type, value, next) = attribute(at: index, limit: attributes.upperBound) else {
@@ -90,55 +101,60 @@ struct AppReceiptFastPath {
       index = next
       switch type {
       case AppReceiptField.quantity.rawValue:
-        guard let quantity = integer(value) else { return nil }
-        record.quantity = quantity
+        guard let number = integer(value) else { return nil }
+        quantity = number
       case AppReceiptField.productId.rawValue:
         guard let octets = asciiOctets(value),
           let id = productIds.value(
             for: octets, decode: { String(decoding: octets, as: UTF8.self) })
         else { return nil }
-        record.productId = id
+        productId = id
       case AppReceiptField.transactionId.rawValue:
         guard let octets = digitOctets(value) else { return nil }
-        record.transactionId = String(decoding: octets, as: UTF8.self)
+        transactionId = String(decoding: octets, as: UTF8.self)
       case AppReceiptField.originalTransactionId.rawValue:
         guard let octets = digitOctets(value),
           let id = originalTransactionIds.value(
             for: octets, decode: { String(decoding: octets, as: UTF8.self) })
         else { return nil }
-        record.originalTransactionId = id
+        originalTransactionId = id
       case AppReceiptField.purchaseDate.rawValue:
         guard let date = date(value) else { return nil }
-        record.purchaseDate = date
+        purchaseDate = date
       case AppReceiptField.originalPurchaseDate.rawValue:
         guard let octets = carriedOctets(0x16, value) else { return nil }
         if octets.isEmpty {
-          record.originalPurchaseDate = nil
+          originalPurchaseDate = nil
         } else {
           guard
             let date = originalPurchaseDates.value(
               for: octets, decode: { ReceiptDate.parseCommonForm(octets) })
           else { return nil }
-          record.originalPurchaseDate = date
+          originalPurchaseDate = date
         }
       case AppReceiptField.expiresDate.rawValue:
         guard let date = date(value) else { return nil }
-        record.expiresDate = date
+        expiresDate = date
       case AppReceiptField.cancellationDate.rawValue:
         guard let date = date(value) else { return nil }
-        record.cancellationDate = date
+        cancellationDate = date
       case AppReceiptField.webOrderLineItemId.rawValue:
         guard let id = integer(value) else { return nil }
-        record.webOrderLineItemId = DecimalText.string(id)
+        webOrderLineItemId = DecimalText.string(id)
       case AppReceiptField.isInIntroOfferPeriod.rawValue:
         guard let flag = integer(value) else { return nil }
-        record.isInIntroOfferPeriod = flag != 0
+        isInIntroOfferPeriod = flag != 0
       default:
         // Unknown types, and receipt fields inside a purchase, mean nothing here.
         continue
       }
     }
-    return record
+    return InAppRecord(
+      quantity: quantity, productId: productId, transactionId: transactionId,
+      originalTransactionId: originalTransactionId, purchaseDate: purchaseDate,
+      originalPurchaseDate: originalPurchaseDate, expiresDate: expiresDate,
+      cancellationDate: cancellationDate, webOrderLineItemId: webOrderLineItemId,
+      isInIntroOfferPeriod: isInIntroOfferPeriod)
   }
 
   // MARK: - Attributes
