@@ -42,6 +42,10 @@ let package = Package(
       name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
 
+    // MARK: - Benchmarks
+
+    .target(name: "Benchmarks", dependencies: ["LegacyReceipts", "CryptoSupport", "Chronology"]),
+
     // MARK: - Executable
 
     .executableTarget(
