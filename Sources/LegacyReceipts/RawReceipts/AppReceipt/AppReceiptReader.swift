@@ -11,6 +11,10 @@ import Chronology
 /// Unknown attribute types are skipped (Apple adds undocumented ones); a known attribute whose
 /// value has the wrong type, an id that is not digits or a date that does not parse is an error,
 /// because a receipt damaged there cannot be trusted to have the right ids anywhere.
+///
+/// Payloads in the DER shape Apple and Xcode write are read by a fast path in one pass over the
+/// bytes; any other payload, and any damaged one, by the general reader, which gives the same
+/// result or names the damage.
 public enum AppReceiptReader {
   // MARK: - Reading
 

@@ -73,12 +73,7 @@ struct ReceiptAttribute {
   func transactionId(_ field: RawReceiptField, in reader: inout ASN1Reader)
     throws(RawReceiptError) -> String
   {
-    try Self.checked(id: text(field, in: &reader), field)
-  }
-
-  private static func checked(id: String, _ field: RawReceiptField) throws(RawReceiptError)
-    -> String
-  {
+    let id = try text(field, in: &reader)
     guard RawReceiptReader.isTransactionId(id) else {
       throw .invalidTransactionId(field, value: id)
     }
