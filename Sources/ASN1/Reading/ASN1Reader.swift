@@ -219,15 +219,6 @@ public struct ASN1Reader: Sendable {
     bytes[element.contentRange]
   }
 
-  /// The encoding of an element, header and contents, as a slice of the input (no copy).
-  ///
-  /// - Parameter element: An element this reader (or its parent) returned.
-  /// - Returns: The bytes from its first identifier octet to its end.
-  @inlinable
-  public func encoding(of element: ASN1Element) -> ArraySlice<UInt8> {
-    bytes[element.startIndex..<element.endIndex]
-  }
-
   /// The offset of an index from the start of the input, as errors report it.
   ///
   /// - Parameter index: An index of ``bytes``.

@@ -43,6 +43,9 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
 
   // MARK: - Universal tags
 
+  // Computed and inlinable rather than stored: a stored static is a lazily initialized global,
+  // checked on every use from another module, and readers compare tags on every element.
+
   /// `BOOLEAN`
   @inlinable public static var boolean: ASN1Tag {
     ASN1Tag(.universal, number: 1, isConstructed: false)
@@ -89,6 +92,9 @@ public struct ASN1Tag: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Whether two tags have the same class, number and form.
+  ///
+  /// Written out, and inlinable, so that comparing tags compiles to three comparisons in the
+  /// caller rather than a call.
   @inlinable
   public static func == (lhs: ASN1Tag, rhs: ASN1Tag) -> Bool {
     lhs.number == rhs.number && lhs.tagClass == rhs.tagClass

@@ -11,8 +11,9 @@ import CryptoSupport
 /// // or, as a value: Result { () throws(RawReceiptError) in try reader.seeds(fromBase64: text) }
 /// ```
 ///
-/// Reading is pure and safe to share between threads; with a verifier, signature checks go
-/// through OpenSSL (about as costly as reading a hundred receipts each).
+/// Reading is pure and safe to share between threads; with a verifier, each app receipt's
+/// signature and certificate chain are also checked through OpenSSL, which costs a few public
+/// key verifications per receipt — more than reading it.
 public struct RawReceiptReader: Sendable {
   /// The trusted roots signatures are checked against; `nil` checks none.
   public let verifier: CertificateChainVerifier?
