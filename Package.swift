@@ -29,6 +29,7 @@ let package = Package(
     .target(name: "Chronology"),
     .target(name: "JSON"),
     .target(name: "CryptoSupport", dependencies: ["COpenSSL"]),
+    .target(name: "ASN1"),
 
     // MARK: - Command line
 
@@ -37,7 +38,8 @@ let package = Package(
 
     // MARK: - Domain
 
-    .target(name: "LegacyReceipts", dependencies: ["Chronology", "JSON"]),
+    .target(
+      name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
     .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
     .target(
       name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
@@ -95,7 +97,9 @@ let package = Package(
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
-      name: "LegacyReceiptsTests", dependencies: ["LegacyReceipts", "Chronology", "JSON"]),
+      name: "LegacyReceiptsTests",
+      dependencies: ["LegacyReceipts", "Chronology", "JSON", "ASN1", "CryptoSupport"]),
+    .testTarget(name: "ASN1Tests", dependencies: ["ASN1"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
     .testTarget(
       name: "AppStoreServerAPITests",

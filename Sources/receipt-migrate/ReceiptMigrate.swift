@@ -14,7 +14,7 @@ struct ReceiptMigrate: AsyncParsableCommand {
       """,
     version: ToolVersion.current,
     subcommands: [
-      IngestCommand.self, DecodeCommand.self, LookupCommand.self, SimulatorCommand.self,
+      IngestCommand.self, ReceiptCommand.self, DecodeCommand.self, LookupCommand.self, SimulatorCommand.self,
       BenchCommand.self,
     ]
   )

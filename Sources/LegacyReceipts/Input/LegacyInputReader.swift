@@ -1,3 +1,4 @@
+import CryptoSupport
 import Foundation
 
 /// Reads legacy inputs — NDJSON files, directories of `.json` responses, seed CSV files — and
@@ -15,15 +16,23 @@ public struct LegacyInputReader: Sendable {
     public var maximumRecordBytes: Int
     /// A format to use for every file instead of detecting it.
     public var forcedFormat: LegacyInputFormat?
+    /// Verifies the PKCS#7 signatures of raw receipts against user-supplied roots
+    /// (`--receipt-root`); `nil` leaves them unchecked.
+    public var receiptVerifier: CertificateChainVerifier?
 
     /// Creates options.
     ///
     /// - Parameters:
     ///   - maximumRecordBytes: the largest record accepted (default 32 MiB).
     ///   - forcedFormat: a format for every file, or `nil` to detect it.
-    public init(maximumRecordBytes: Int = 32 << 20, forcedFormat: LegacyInputFormat? = nil) {
+    ///   - receiptVerifier: checks raw receipts' signatures, or `nil` to leave them unchecked.
+    public init(
+      maximumRecordBytes: Int = 32 << 20, forcedFormat: LegacyInputFormat? = nil,
+      receiptVerifier: CertificateChainVerifier? = nil
+    ) {
       self.maximumRecordBytes = maximumRecordBytes
       self.forcedFormat = forcedFormat
+      self.receiptVerifier = receiptVerifier
     }
   }
 
@@ -318,10 +327,29 @@ public struct LegacyInputReader: Sendable {
           quarantine(
             RecordRejection(.missingAccountId, "the record has no 'account_id'"), position, bytes))
       }
+      let content: LegacyRecord.Content
+      var environment = decoded.environment
+      var capturedAt = decoded.capturedAt
+      switch decoded.content {
+      case .response(let response):
+        content = .response(response)
+      case .rawReceipt(let base64):
+        // Ids come from the receipt itself; one that cannot be read is bad input like any other.
+        let seeds: RawReceiptSeeds
+        do {
+          seeds = try RawReceiptReader(verifier: options.receiptVerifier).seeds(fromBase64: base64, signatureInstant: nil)
+        } catch {
+          return .quarantined(
+            quarantine(RecordRejection(.unreadableReceipt, "receipt_data: \(error.description)"), position, bytes))
+        }
+        content = .rawReceipt(base64: base64, seeds: seeds)
+        environment = environment ?? seeds.environment
+        capturedAt = capturedAt ?? seeds.creationDate
+      }
       return .record(
         LegacyRecord(
-          accountId: accountId, position: position, format: format, content: decoded.content,
-          environment: decoded.environment, capturedAt: decoded.capturedAt, rawBytes: Array(bytes)))
+          accountId: accountId, position: position, format: format, content: content, environment: environment,
+          capturedAt: capturedAt, rawBytes: Array(bytes)))
     } catch {
       return .quarantined(quarantine(error, position, bytes))
     }

@@ -7,8 +7,9 @@ public struct LegacyRecord: Sendable {
   public enum Content: Sendable {
     /// A decoded verifyReceipt response (any status, including errors: they are data).
     case response(VerifyReceiptResponse)
-    /// A base64 app receipt whose ids are extracted by the raw-receipt reader.
-    case rawReceipt(base64: String)
+    /// A base64 app receipt (or iOS 6 transaction receipt) and what the raw-receipt reader found
+    /// in it: every id, the bundle id, the creation date and the signature verdict.
+    case rawReceipt(base64: String, seeds: RawReceiptSeeds)
     /// An id the team already held (a CSV row).
     case seed(originalTransactionId: String)
   }
@@ -57,7 +58,7 @@ public struct LegacyRecord: Sendable {
   public var originalTransactionIds: [String] {
     switch content {
     case .response(let response): return response.originalTransactionIds
-    case .rawReceipt: return []
+    case .rawReceipt(_, let seeds): return seeds.originalTransactionIds
     case .seed(let id): return [id]
     }
   }

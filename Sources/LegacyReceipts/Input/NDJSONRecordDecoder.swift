@@ -5,9 +5,15 @@ import JSON
 /// `{"account_id": "...", "response": {...}}` or `{"account_id": "...", "receipt_data": "..."}`,
 /// with optional `environment` and `captured_at` (Unix ms or ISO 8601) members.
 enum NDJSONRecordDecoder {
+  /// What a record holds, before a raw receipt is read.
+  enum Body {
+    case response(VerifyReceiptResponse)
+    case rawReceipt(base64: String)
+  }
+
   struct Decoded {
     var accountId: String?
-    var content: LegacyRecord.Content
+    var content: Body
     var environment: ReceiptEnvironment?
     var capturedAt: Timestamp?
   }

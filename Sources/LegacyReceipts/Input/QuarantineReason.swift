@@ -25,6 +25,8 @@ public enum QuarantineReason: String, CaseIterable, Hashable, Sendable, Comparab
   case wrongType = "wrong type"
   /// A date string is in no known format.
   case unparsableDate = "unparsable date"
+  /// A raw receipt (`receipt_data`) that is not a readable app or transaction receipt.
+  case unreadableReceipt = "unreadable raw receipt"
   /// A CSV file's header is not the documented one.
   case badCSVHeader = "bad CSV header"
   /// A CSV row is malformed or its id is not a transaction id.

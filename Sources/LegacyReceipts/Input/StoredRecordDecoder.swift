@@ -22,6 +22,7 @@ public enum StoredRecordDecoder {
       throw LegacyDecodingError(.missingField("the stored record no longer decodes: \(detail)"))
     }
     guard case .response(let response) = decoded.content else { return nil }
+    // A raw receipt holds no response; its ids were stored as seeds when it was ingested.
     return response
   }
 }

@@ -86,7 +86,8 @@ public struct CompareStage {
         id: seed.originalTransactionId, source: seed.source,
         outcome: seed.outcome.flatMap { AccountEvidence.SeedId.Outcome(rawValue: $0.outcome) }
           ?? .pending,
-        environment: seed.outcome?.environment, lastError: seed.outcome?.lastError)
+        environment: seed.outcome?.environment, lastError: seed.outcome?.lastError,
+        isUnverified: seed.source.hasPrefix("raw_receipt") && seed.source != "raw_receipt_verified")
     }
     let customers = try records.customers.map { customer in
       AccountInput.Customer(

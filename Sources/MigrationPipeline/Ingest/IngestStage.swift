@@ -209,8 +209,17 @@ public struct IngestStage {
     switch record.content {
     case .seed(let id):
       return [SeedRow(originalTransactionId: id, source: "csv", environment: environment)]
-    case .rawReceipt:
-      return []
+    case .rawReceipt(_, let seeds):
+      // The source says whether Apple's signature vouches for the ids; reports mark the others.
+      let source: String
+      switch seeds.signature {
+      case .valid: source = "raw_receipt_verified"
+      case .invalid: source = "raw_receipt_invalid_signature"
+      case .notChecked: source = "raw_receipt_unverified"
+      }
+      return seeds.originalTransactionIds.map {
+        SeedRow(originalTransactionId: $0, source: source, environment: environment)
+      }
     case .response(let response):
       var seen = Set<String>()
       var seeds: [SeedRow] = []
