@@ -20,35 +20,24 @@ final class SimulatorRecorder: Sendable {
     self.callback = callback
   }
 
-  /// The next request number.
-  func nextSequence() -> Int {
+  /// Numbers, counts and logs one answered request.
+  func record(_ answered: SimulatorRequestLogEntry) {
+    var entry = answered
     log.withLock { log in
+      // Numbered and stored under one lock, so the ring is always in sequence order.
       log.sequence += 1
-      return log.sequence
+      entry.sequence = log.sequence
+      guard capacity > 0 else { return }
+      if log.entries.count < capacity {
+        log.entries.append(entry)
+      } else {
+        log.entries[log.next] = entry
+        log.next = (log.next + 1) % capacity
+      }
     }
-  }
-
-  /// Counts and logs one answered request.
-  func record(_ entry: SimulatorRequestLogEntry) {
     counters.withLock { counters in
       let key = SimulatorStatistics.Key(environment: entry.environment, endpoint: entry.endpoint)
-      var counts = counters[key] ?? SimulatorEndpointCounters()
-      counts.requests += 1
-      if let status = entry.status { counts.statuses[status, default: 0] += 1 }
-      if let code = entry.errorCode { counts.errorCodes[code, default: 0] += 1 }
-      if let fault = entry.fault { counts.faults[fault, default: 0] += 1 }
-      if let rejection = entry.tokenRejection { counts.tokenRejections[rejection, default: 0] += 1 }
-      counters[key] = counts
-    }
-    if capacity > 0 {
-      log.withLock { log in
-        if log.entries.count < capacity {
-          log.entries.append(entry)
-        } else {
-          log.entries[log.next] = entry
-          log.next = (log.next + 1) % capacity
-        }
-      }
+      counters[key, default: SimulatorEndpointCounters()].count(entry)
     }
     callback?(entry)
   }
@@ -63,5 +52,16 @@ final class SimulatorRecorder: Sendable {
     log.withLock { log in
       Array(log.entries[log.next...] + log.entries[..<log.next])
     }
+  }
+}
+
+extension SimulatorEndpointCounters {
+  /// Adds one answered request.
+  fileprivate mutating func count(_ entry: SimulatorRequestLogEntry) {
+    requests += 1
+    if let status = entry.status { statuses[status, default: 0] += 1 }
+    if let code = entry.errorCode { errorCodes[code, default: 0] += 1 }
+    if let fault = entry.fault { faults[fault, default: 0] += 1 }
+    if let rejection = entry.tokenRejection { tokenRejections[rejection, default: 0] += 1 }
   }
 }
