@@ -204,6 +204,7 @@ struct ServerEndpointTests {
       })
     let orderId = try #require(OrderIdentifier.orderId(for: transaction))
     #expect(OrderIdentifier.transactionId(forOrderId: orderId) == transaction.transactionId)
+    #expect(OrderIdentifier.orderId(forTransactionId: "2000000000000001") == "M0MPS4DGSA0HQH")
     let found = try await harness.client.lookUpOrderId(orderId)
     #expect(found.status == .valid)
     #expect(found.transactions.map(\.payload.transactionId) == [transaction.transactionId])

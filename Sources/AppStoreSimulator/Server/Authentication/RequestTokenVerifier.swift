@@ -45,21 +45,22 @@ final class RequestTokenVerifier: Sendable {
 
   /// Checks the `Authorization` header of one request at the wall-clock instant `now`.
   func verify(authorization: String?, now: Timestamp) -> Verdict {
-    guard let authorization, authorization.count > 7,
-      authorization.prefix(7).lowercased() == "bearer "
-    else { return .rejected(.missingToken) }
-    let token = String(authorization.dropFirst(7))
+    guard let authorization else { return .rejected(.missingToken) }
     let claims: Claims
-    if let known = checked.withLock({ $0[token] }) {
+    // Keyed by the whole header, so a known token costs one hash and no copy.
+    if let known = checked.withLock({ $0[authorization] }) {
       claims = known
     } else {
-      switch check(token) {
+      guard authorization.utf8.count > 7, authorization.prefix(7).lowercased() == "bearer " else {
+        return .rejected(.missingToken)
+      }
+      switch check(String(authorization.dropFirst(7))) {
       case .success(let fresh):
         claims = fresh
         checked.withLock { cache in
           // A bounded memory of good tokens; clients make a new one every few minutes.
           if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-          cache[token] = fresh
+          cache[authorization] = fresh
         }
       case .failure(let rejection):
         return .rejected(rejection.reason)

@@ -7,7 +7,7 @@ import LegacyReceipts
 /// family-shared transaction is not an order of the member. The id is derived from the
 /// transaction id, so it is stable across runs: `M` followed by the transaction id, mixed with a
 /// constant, in 13 characters of Crockford's base 32 (`0-9A-Z` without `I`, `L`, `O`, `U`),
-/// such as `M1Z4K9QH3TB7XW`.
+/// such as `M0MPS4DGSA0HQH` for transaction `2000000000000001`.
 public enum OrderIdentifier {
   private static let alphabet = Array("0123456789ABCDEFGHJKMNPQRSTVWXYZ".utf8)
   private static let mask: UInt64 = 0x0A5C_3E91_7B2D_46F0

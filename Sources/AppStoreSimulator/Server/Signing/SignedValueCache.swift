@@ -23,11 +23,20 @@ final class SignedValueCache<Payload: SignedPayload>: Sendable {
   private static var shardCount: Int { 16 }
   private let shards: [Shard] = (0..<SignedValueCache.shardCount).map { _ in Shard() }
 
+  /// The signed value for `key`, if it has been made.
+  func cached(_ key: Key) -> Verified<Payload>? {
+    shard(for: key).entries.withLock { $0[key] }
+  }
+
+  private func shard(for key: Key) -> Shard {
+    shards[Int(UInt(bitPattern: key.id.hashValue) % UInt(Self.shardCount))]
+  }
+
   /// The signed value for `key`, made by `make` the first time.
   func value(
     for key: Key, make: () throws(CryptoError) -> Verified<Payload>
   ) throws(CryptoError) -> Verified<Payload> {
-    let shard = shards[Int(UInt(bitPattern: key.id.hashValue) % UInt(Self.shardCount))]
+    let shard = shard(for: key)
     if let cached = shard.entries.withLock({ $0[key] }) { return cached }
     // Signing happens outside the lock; two threads may sign the same value at once, and the
     // second result simply replaces the first (both are valid signatures of the same payload).

@@ -40,13 +40,15 @@ final class SignedValues: Sendable {
     now: Timestamp
   ) throws(CryptoError) -> Verified<JWSRenewalInfo>? {
     let modification = snapshot.modifications[originalTransactionId]
+    let key = SignedValueCache<JWSRenewalInfo>.Key(
+      id: originalTransactionId, version: modification?.version ?? 0)
+    // Looked up before the payload is made: making it walks the customer's transactions.
+    if let cached = renewals.cached(key) { return cached }
     guard
       let payload = factory.renewalInfo(
         originalTransactionId: originalTransactionId, of: snapshot.customer, at: now,
         signedDate: modification?.at ?? now)
     else { return nil }
-    let key = SignedValueCache<JWSRenewalInfo>.Key(
-      id: originalTransactionId, version: modification?.version ?? 0)
     return try renewals.value(for: key) { () throws(CryptoError) in try sign(payload) }
   }
 

@@ -1,17 +1,24 @@
 import Chronology
 import Synchronization
 
-/// The server's copy of the world: an index from every id to its customer, fixed at start, and
-/// the customers themselves, which `setAppAccountToken` changes.
+/// The server's copy of the world: an index from every id to its customer, fixed at start, the
+/// customers as generated, and the customers `setAppAccountToken` has changed since.
 ///
-/// Readers copy one customer out under the lock (a copy-on-write struct, so the copy is cheap)
-/// and work on the copy; the one writer changes it in place.
+/// Every request reads one customer, so reads must not queue behind one lock: the changed
+/// customers are spread over 16 locks by position, and a customer never changed is read from the
+/// immutable array after one uncontended look in its shard.
 final class SimulatorState: Sendable {
-  private struct Mutable {
-    var customers: [Customer]
-    var modifications: [Int: [String: Modification]] = [:]
-    var changes: Int64 = 0
+  /// A customer the server has changed, with the modification of each changed purchase.
+  private struct Changed {
+    var customer: Customer
+    var modifications: [String: Modification]
   }
+
+  private final class Shard: Sendable {
+    let changed = Mutex<[Int: Changed]>([:])
+  }
+
+  private static let shardCount = 16
 
   /// The world's clock: the instant every answer describes.
   let now: Timestamp
@@ -22,10 +29,13 @@ final class SimulatorState: Sendable {
   /// The catalogue, by product id.
   let products: [String: SimulatedProduct]
   private let template: World
+  private let generated: [Customer]
   private let index: [String: Int]
   /// Each customer's environment, or `nil` when the App Store has forgotten them.
   private let environments: [SimulatedEnvironment?]
-  private let mutable: Mutex<Mutable>
+  private let shards: [Shard] = (0..<SimulatorState.shardCount).map { _ in Shard() }
+  /// Counts the server's changes; taken before a shard's lock, never inside one.
+  private let changes = Mutex<Int64>(0)
 
   init(world: World) {
     now = world.now
@@ -44,10 +54,10 @@ final class SimulatorState: Sendable {
     }
     self.index = index
     environments = world.customers.map { $0.isForgotten ? nil : $0.environment }
+    generated = world.customers
     var template = world
     template.customers = []
     self.template = template
-    mutable = Mutex(Mutable(customers: world.customers))
   }
 
   /// The position of the customer owning `id` (a transaction, original transaction or app
@@ -62,12 +72,16 @@ final class SimulatorState: Sendable {
     environments[position] == environment
   }
 
+  private func shard(_ position: Int) -> Shard {
+    shards[position % Self.shardCount]
+  }
+
   /// The customer at `position`, with the server's changes.
   func snapshot(of position: Int) -> CustomerSnapshot {
-    mutable.withLock {
-      CustomerSnapshot(
-        customer: $0.customers[position], modifications: $0.modifications[position] ?? [:])
+    if let changed = shard(position).changed.withLock({ $0[position] }) {
+      return CustomerSnapshot(customer: changed.customer, modifications: changed.modifications)
     }
+    return CustomerSnapshot(customer: generated[position], modifications: [:])
   }
 
   /// Sets the app account token of every transaction of a purchase and records the change.
@@ -76,30 +90,39 @@ final class SimulatorState: Sendable {
   func setAppAccountToken(
     _ token: String, originalTransactionId: String, customerAt position: Int
   ) -> Modification {
-    mutable.withLock { state in
-      state.changes += 1
-      let modification = Modification(
-        version: state.changes, at: now.adding(milliseconds: state.changes))
-      for offset in state.customers[position].transactions.indices
-      where state.customers[position].transactions[offset].originalTransactionId
-        == originalTransactionId
-      {
-        state.customers[position].transactions[offset].appAccountToken = token
+    changes.withLock { count in
+      count += 1
+      let modification = Modification(version: count, at: now.adding(milliseconds: count))
+      shard(position).changed.withLock { changed in
+        var customer =
+          changed[position] ?? Changed(customer: generated[position], modifications: [:])
+        for offset in customer.customer.transactions.indices
+        where customer.customer.transactions[offset].originalTransactionId == originalTransactionId
+        {
+          customer.customer.transactions[offset].appAccountToken = token
+        }
+        customer.modifications[originalTransactionId] = modification
+        changed[position] = customer
       }
-      state.modifications[position, default: [:]][originalTransactionId] = modification
       return modification
     }
+  }
+
+  /// Every customer, with the server's changes.
+  func allCustomers() -> [Customer] {
+    var customers = generated
+    for shard in shards {
+      for (position, changed) in shard.changed.withLock({ $0 }) {
+        customers[position] = changed.customer
+      }
+    }
+    return customers
   }
 
   /// The world as it is now, with the server's changes.
   func world() -> World {
     var world = template
-    world.customers = mutable.withLock { $0.customers }
+    world.customers = allCustomers()
     return world
-  }
-
-  /// Every customer, for the notification history (built once, on first use).
-  func allCustomers() -> [Customer] {
-    mutable.withLock { $0.customers }
   }
 }
