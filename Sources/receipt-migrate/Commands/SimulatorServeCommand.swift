@@ -102,9 +102,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     setup: SimulatorSetup, server: SimulatorServer, configuration: SimulatorConfiguration
   ) -> String {
     let world = setup.world
+    let rate = configuration.rateLimits.requestsPerSecond(for: .transactionHistory, in: .production)
     let limits =
       configuration.rateLimits.isEnabled
-      ? "\(configuration.rateLimits.mode), history \(configuration.rateLimits.requestsPerSecond(for: .transactionHistory, in: .production))/s"
+      ? "\(configuration.rateLimits.mode), history \(rate.formatted(.number))/s in production"
       : "off"
     return """
       Simulated App Store for \(setup.worldDirectory): \(world.customers.count) customers, \
@@ -163,6 +164,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
         return (source, name)
       }
+      // Both handlers run on the one serial queue, so this flag is only touched there.
       var resumed = false
       for (source, name) in sources {
         source.setEventHandler {

@@ -90,6 +90,7 @@ final class RequestTokenVerifier: Sendable {
       return .failure(Refusal(reason: .unknownKeyId))
     }
     let signingInput = token.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)
+    // A signature that is not base64url cannot verify; the client learns only "401" either way.
     guard let signature = try? Base64URL.decode(parts[2]),
       apiKey.publicKey.isValidSignature(signature, for: signingInput)
     else { return .failure(Refusal(reason: .badSignature)) }

@@ -41,8 +41,8 @@ public struct SimulatorConfiguration: Sendable {
   public var productionPort: Int
   /// The sandbox listener's port; 0 (the default) for an ephemeral one.
   public var sandboxPort: Int
-  /// Limits and timeouts of both listeners; their ports and request logs are set by the
-  /// simulator.
+  /// Limits, timeouts and the HTTP-level request log of both listeners; each listener's port
+  /// comes from `productionPort` and `sandboxPort` instead.
   public var http: HTTPServerConfiguration
   /// How many entries the in-memory request log keeps (the oldest are dropped); 10,000.
   public var requestLogCapacity: Int
