@@ -56,7 +56,9 @@ let package = Package(
     .target(name: "HTTPServer"),
     .target(
       name: "AppStoreSimulator",
-      dependencies: ["Chronology", "JSON", "CryptoSupport", "LegacyReceipts"]
+      dependencies: [
+        "Chronology", "JSON", "CryptoSupport", "LegacyReceipts", "AppStoreServerAPI", "HTTPServer",
+      ]
     ),
 
     // MARK: - Stages
@@ -74,7 +76,10 @@ let package = Package(
 
     .target(
       name: "Benchmarks",
-      dependencies: ["AppStoreServerAPI", "Chronology", "CryptoSupport", "JSON", "LegacyReceipts"]
+      dependencies: [
+        "AppStoreServerAPI", "AppStoreSimulator", "Chronology", "CryptoSupport", "JSON",
+        "LegacyReceipts",
+      ]
     ),
 
     // MARK: - Executable
@@ -117,7 +122,10 @@ let package = Package(
     ),
     .testTarget(
       name: "AppStoreSimulatorTests",
-      dependencies: ["AppStoreSimulator", "LegacyReceipts", "Chronology"]),
+      dependencies: [
+        "AppStoreSimulator", "LegacyReceipts", "Chronology", "AppStoreServerAPI", "CryptoSupport",
+        "HTTPServer", "JSON",
+      ]),
     .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(

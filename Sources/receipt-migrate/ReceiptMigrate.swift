@@ -14,7 +14,8 @@ struct ReceiptMigrate: AsyncParsableCommand {
       """,
     version: ToolVersion.current,
     subcommands: [
-      IngestCommand.self, ReceiptCommand.self, DecodeCommand.self, LookupCommand.self, SimulatorCommand.self,
+      IngestCommand.self, ReceiptCommand.self, DecodeCommand.self, LookupCommand.self,
+      SimulatorCommand.self,
       BenchCommand.self,
     ]
   )

@@ -77,8 +77,11 @@ struct ExpectedCategoryTests {
         #expect(transactions.contains { $0.ownership == .familyShared && $0.revocation == nil })
       case .upgradeMisread:
         #expect(transactions.contains { $0.upgradedAt != nil })
+      case .idsOnly:
+        #expect(account.snapshots.contains { $0.style == .rawReceipt })
+        #expect(!account.snapshots.contains { $0.style == .modern || $0.style == .iOS6 })
       case .missingInReceipt, .expiryDrift, .match, .staleExpired, .billingRetryAsActive,
-        .unresolved, .idsOnly:
+        .unresolved:
         break
       }
     }

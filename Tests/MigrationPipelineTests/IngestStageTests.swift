@@ -24,7 +24,8 @@ struct IngestStageTests {
     #expect(first.acceptedByKind == ["response": 22, "raw_receipt": 1, "seed": 4])
     #expect(first.totals.accounts == 25)
     #expect(first.totals.records == 27)
-    #expect(first.totals.rawReceiptsPending == 1)
+    #expect(first.totals.rawReceiptsPending == 0)
+    #expect(first.totals.distinctOriginalTransactionIds == 27)
     #expect(first.totals.responsesByStatus == [0: 20, 21006: 1, 21010: 1])
     #expect(
       first.totals.oldEntitlementsByStatus

@@ -66,7 +66,7 @@ struct IngestCommandEndToEndTests {
     #expect(result.standardOutput.hasPrefix("Read 27 records"))
     #expect(
       result.standardOutput.contains("27 accepted (27 new, 0 already stored), 0 quarantined."))
-    #expect(result.standardOutput.contains("  distinct original transaction ids  25\n"))
+    #expect(result.standardOutput.contains("  distinct original transaction ids  27\n"))
     #expect(
       result.standardOutput.contains(
         "  21010 the user account cannot be found or has been deleted   1\n"))

@@ -1,4 +1,5 @@
 import Chronology
+import CryptoSupport
 import Foundation
 import JSON
 import LegacyReceipts
@@ -44,7 +45,9 @@ public struct GeneratedArchive: Sendable {
     let evaluated = ExpectedCategoryOracle(world: world).evaluate()
     let expectations = evaluated.map(\.expectation)
     try write(WorldEncoder.encode(world), directory, FileName.world)
-    try write(receipts(evaluated.map(\.responses)), directory, FileName.receipts)
+    // Raw receipts are signed by the simulator's own chain, kept beside the world.
+    let chain = try SimulatorSetup.prepare(worldDirectory: directory).chain
+    try write(receipts(evaluated.map(\.responses), chain: chain), directory, FileName.receipts)
     try write(Array(accountLinks().utf8), directory, FileName.accounts)
     try write(Array(products().utf8), directory, FileName.products)
     try write(
@@ -60,12 +63,20 @@ public struct GeneratedArchive: Sendable {
 
   /// `receipts.ndjson`: one record per stored snapshot, oldest first within each account.
   ///
-  /// - Parameter responses: each account's response texts, in snapshot order.
-  func receipts(_ responses: [[String]]) -> [UInt8] {
+  /// - Parameters:
+  ///   - responses: each account's response texts, in snapshot order.
+  ///   - chain: the chain that signs raw receipts.
+  func receipts(_ responses: [[String]], chain: CertificateAuthorityChain) throws -> [UInt8] {
     var output: [UInt8] = []
     output.reserveCapacity(world.accounts.count * 8192)
+    let raw = RawReceiptWriter(world: world, chain: chain)
     for (account, texts) in zip(world.accounts, responses) {
       for (snapshot, text) in zip(account.snapshots, texts) {
+        if snapshot.style == .rawReceipt {
+          output.append(contentsOf: try raw.record(for: snapshot, accountId: account.id).utf8)
+          output.append(0x0A)
+          continue
+        }
         var record = JSONWriter()
         record.beginObject()
         record.field("account_id", account.id)

@@ -37,8 +37,8 @@ public struct GeneratorConfiguration: Sendable {
   public var jsonNumbersRate = 0.10
   /// Share of upgrades marked only with `cancellation_date`.
   public var upgradeByCancellationRate = 0.5
-  /// Share of records the team stored as raw receipts only (0 until raw receipts are read).
-  public var rawReceiptRate = 0.0
+  /// Share of records the team stored as raw receipts only (the base64 `receipt-data`).
+  public var rawReceiptRate = 0.03
 
   // MARK: - The team's table
 

@@ -337,10 +337,13 @@ public struct LegacyInputReader: Sendable {
         // Ids come from the receipt itself; one that cannot be read is bad input like any other.
         let seeds: RawReceiptSeeds
         do {
-          seeds = try RawReceiptReader(verifier: options.receiptVerifier).seeds(fromBase64: base64, signatureInstant: nil)
+          seeds = try RawReceiptReader(verifier: options.receiptVerifier).seeds(
+            fromBase64: base64, signatureInstant: nil)
         } catch {
           return .quarantined(
-            quarantine(RecordRejection(.unreadableReceipt, "receipt_data: \(error.description)"), position, bytes))
+            quarantine(
+              RecordRejection(.unreadableReceipt, "receipt_data: \(error.description)"), position,
+              bytes))
         }
         content = .rawReceipt(base64: base64, seeds: seeds)
         environment = environment ?? seeds.environment
@@ -348,7 +351,8 @@ public struct LegacyInputReader: Sendable {
       }
       return .record(
         LegacyRecord(
-          accountId: accountId, position: position, format: format, content: content, environment: environment,
+          accountId: accountId, position: position, format: format, content: content,
+          environment: environment,
           capturedAt: capturedAt, rawBytes: Array(bytes)))
     } catch {
       return .quarantined(quarantine(error, position, bytes))

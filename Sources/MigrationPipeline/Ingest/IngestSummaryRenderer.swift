@@ -43,7 +43,7 @@ public enum IngestSummaryRenderer {
           ("legacy records (all versions)", count(totals.records)),
           ("distinct original transaction ids", count(totals.distinctOriginalTransactionIds)),
           ("accounts without any id", count(totals.accountsWithoutIds)),
-          ("raw receipts, ids pending", count(totals.rawReceiptsPending)),
+          ("raw receipts without any purchase", count(totals.rawReceiptsPending)),
         ]))
     lines.append(
       section(
@@ -174,7 +174,7 @@ public enum IngestSummaryRenderer {
     writer.field("records", totals.records)
     writer.field("distinct_original_transaction_ids", totals.distinctOriginalTransactionIds)
     writer.field("accounts_without_ids", totals.accountsWithoutIds)
-    writer.field("raw_receipts_pending", totals.rawReceiptsPending)
+    writer.field("raw_receipts_without_ids", totals.rawReceiptsPending)
     object(&writer, "records_by_environment", totals.recordsByEnvironment)
     object(
       &writer, "responses_by_status",

@@ -8,7 +8,7 @@ public struct LegacyStoreTotals: Hashable, Sendable {
   public var distinctOriginalTransactionIds: Int
   /// Accounts without any seed id.
   public var accountsWithoutIds: Int
-  /// Raw receipt records from which no id has been extracted yet.
+  /// Raw receipt records that yielded no id (a receipt without any purchase).
   public var rawReceiptsPending: Int
   /// Records by environment (`"unknown"` when none is named).
   public var recordsByEnvironment: [String: Int]

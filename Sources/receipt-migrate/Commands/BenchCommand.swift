@@ -6,6 +6,9 @@ struct BenchCommand: AsyncParsableCommand {
     commandName: "bench",
     abstract: "Measure throughput and memory; see Documentation/Performance.md.",
     discussion: "Build in release mode first: swift run -c release receipt-migrate bench <name>.",
-    subcommands: [IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self]
+    subcommands: [
+      IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self,
+      ServerBenchCommand.self,
+    ]
   )
 }

@@ -41,6 +41,12 @@ struct IngestCommand: AsyncParsableCommand {
   @Option(help: "The largest record accepted, in bytes; larger ones are quarantined.")
   var maxRecordBytes: Int = 32 << 20
 
+  @Option(
+    help: ArgumentHelp(
+      "A root certificate to check raw receipts' signatures against (PEM or DER); repeat for several.",
+      valueName: "cert"))
+  var receiptRoot: [String] = []
+
   @Flag(help: "Print the summary as JSON on standard output.")
   var json = false
 
@@ -55,7 +61,9 @@ struct IngestCommand: AsyncParsableCommand {
     let database = try store.openStore()
     let options = IngestOptions(
       paths: paths,
-      reader: .init(maximumRecordBytes: maxRecordBytes, forcedFormat: format),
+      reader: .init(
+        maximumRecordBytes: maxRecordBytes, forcedFormat: format,
+        receiptVerifier: try ReceiptRoots.verifier(paths: receiptRoot)),
       catalog: catalog, asOf: asOf)
     let summary = try IngestStage(
       store: database, options: options, now: WallClock.now, observer: TerminalProgressObserver()

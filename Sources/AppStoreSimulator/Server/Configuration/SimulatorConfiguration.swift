@@ -1,0 +1,111 @@
+import Chronology
+import CryptoSupport
+import HTTPServer
+
+/// Everything a `SimulatorServer` needs: the world it answers for, the chain it signs with, the
+/// API key it accepts, its limits and faults, and its clocks.
+///
+/// Two clocks, on purpose: signed data carries the **world's** clock (`world.now`), so answers
+/// are deterministic; request tokens and rate limits are judged by the injected **wall clock**
+/// `now`, because clients sign tokens and pace requests with their real clock.
+public struct SimulatorConfiguration: Sendable {
+  /// The App Store's truth. `setAppAccountToken` changes the server's copy, never this value.
+  public var world: World
+  /// The root → intermediate → leaf chain every signed value is signed with.
+  public var signingChain: CertificateAuthorityChain
+  /// The API key whose tokens are accepted.
+  public var apiKey: SimulatorAPIKey
+  /// The wall clock that token expiry and rate limits are judged by.
+  public var now: @Sendable () -> Timestamp
+  /// Transactions per history and refund history page, and notifications per page: 20.
+  public var pageSize: Int
+  /// The rate limits; Apple's documented ones by default.
+  public var rateLimits: SimulatorRateLimits
+  /// The faults to act out; none by default.
+  public var faults: FaultPlan
+  /// The seed of the random stream faults and latencies are drawn from.
+  public var seed: UInt64
+  /// Answers where Apple's documentation is silent.
+  public var behaviour: UnconfirmedBehaviour
+  /// Whether the app has had a production release; without one, production answers every
+  /// request 401, as Apple does.
+  public var productionHasRelease: Bool
+  /// The `appTransactionId`s of customers whose app transaction does not exist (answered
+  /// 4040019), such as customers who only ever bought before app transactions existed.
+  public var customersWithoutAppTransaction: Set<String>
+  /// The share of notifications whose delivery failed, for `onlyFailures`; 5 % by default.
+  public var notificationFailureRate: Double
+  /// How far in the future a token's `iat` may be, for clients whose clock runs ahead: 60 s.
+  public var tokenClockSkew: Duration
+  /// The production listener's port; 0 (the default) for an ephemeral one.
+  public var productionPort: Int
+  /// The sandbox listener's port; 0 (the default) for an ephemeral one.
+  public var sandboxPort: Int
+  /// Limits, timeouts and the HTTP-level request log of both listeners; each listener's port
+  /// comes from `productionPort` and `sandboxPort` instead.
+  public var http: HTTPServerConfiguration
+  /// How many entries the in-memory request log keeps (the oldest are dropped); 10,000.
+  public var requestLogCapacity: Int
+  /// Called with every request's log entry as it is answered, on the connection's thread.
+  public var requestLog: (@Sendable (SimulatorRequestLogEntry) -> Void)?
+
+  /// Creates a configuration with the documented defaults.
+  ///
+  /// - Parameters:
+  ///   - world: the world to answer for.
+  ///   - signingChain: the chain to sign with.
+  ///   - apiKey: the accepted API key.
+  ///   - now: the wall clock for token expiry and rate limits.
+  public init(
+    world: World, signingChain: CertificateAuthorityChain, apiKey: SimulatorAPIKey,
+    now: @escaping @Sendable () -> Timestamp
+  ) {
+    self.world = world
+    self.signingChain = signingChain
+    self.apiKey = apiKey
+    self.now = now
+    pageSize = 20
+    rateLimits = .appleDefaults
+    faults = .none
+    seed = 1
+    behaviour = UnconfirmedBehaviour()
+    productionHasRelease = true
+    customersWithoutAppTransaction = []
+    notificationFailureRate = 0.05
+    tokenClockSkew = .seconds(60)
+    productionPort = 0
+    sandboxPort = 0
+    http = HTTPServerConfiguration()
+    requestLogCapacity = 10_000
+    requestLog = nil
+  }
+
+  /// Checks the settings that have a valid range.
+  func validate() throws(SimulatorStartError) {
+    guard (1...200).contains(pageSize) else {
+      throw SimulatorStartError("the page size is \(pageSize); it must be between 1 and 200")
+    }
+    guard (0...1).contains(notificationFailureRate) else {
+      throw SimulatorStartError(
+        "the notification failure rate is \(notificationFailureRate); it must be between 0 and 1")
+    }
+    guard requestLogCapacity >= 0 else {
+      throw SimulatorStartError("the request log capacity must be 0 or more")
+    }
+    do {
+      try faults.validate()
+    } catch {
+      throw SimulatorStartError(error.message)
+    }
+    for endpointRates in [rateLimits.production, rateLimits.sandbox] {
+      for (endpoint, rate) in endpointRates where !(rate > 0 && rate.isFinite) {
+        throw SimulatorStartError(
+          "the rate limit of \(endpoint) is \(rate) requests per second; it must be positive "
+            + "(turn limits off with SimulatorRateLimits.off)")
+      }
+    }
+    guard rateLimits.sandboxShare > 0 else {
+      throw SimulatorStartError("the sandbox share of the rate limits must be positive")
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Chronology
+import CryptoSupport
+import Foundation
+
+/// A world directory made ready to serve: its `world.json` read, and its signing material —
+/// the root → intermediate → leaf chain and a test API key — loaded from `<world>/signing/`, or
+/// created there the first time.
+///
+/// `simulator serve` and the embedded default both start from here, so a client started
+/// separately finds `signing/root.pem` (to trust) and `signing/api-key.p8` (to sign with).
+/// Generating the chain draws on OpenSSL's randomness, so it differs between directories; the
+/// world's data files do not.
+public struct SimulatorSetup: Sendable {
+  /// The folder inside the world directory that holds the signing material.
+  public static let signingDirectoryName = "signing"
+
+  /// How long before the world's clock the signing chain must be valid: notifications are
+  /// signed at their event dates, up to 180 days back.
+  static let requiredValidityBefore = 200 * Timestamp.millisecondsPerDay
+
+  /// The world directory.
+  public let worldDirectory: String
+  /// The world read from `world.json`.
+  public let world: World
+  /// The signing chain.
+  public let chain: CertificateAuthorityChain
+  /// The API key clients sign with.
+  public let testKey: SimulatorTestKey
+  /// Whether this call created the signing material (otherwise it was loaded).
+  public let createdSigningMaterial: Bool
+
+  /// `<world>/signing`.
+  public var signingDirectory: String { "\(worldDirectory)/\(Self.signingDirectoryName)" }
+
+  /// The root certificate clients must trust (`--root`, `APP_STORE_ROOT_CERTIFICATES`).
+  public var rootCertificatePath: String {
+    "\(signingDirectory)/\(CertificateAuthorityChain.fileNames.rootCertificate)"
+  }
+
+  /// The private key clients sign request tokens with (`ASC_PRIVATE_KEY_PATH`).
+  public var privateKeyPath: String {
+    "\(signingDirectory)/\(SimulatorTestKey.privateKeyFileName)"
+  }
+
+  /// Reads the world and loads or creates the signing material.
+  ///
+  /// - Parameter worldDirectory: a directory written by `simulator generate`.
+  /// - Returns: the setup.
+  /// - Throws: `SimulatorSetupError` when `world.json` is missing or unreadable, or the signing
+  ///   material is damaged or does not cover the world's clock.
+  public static func prepare(worldDirectory: String) throws(SimulatorSetupError)
+    -> SimulatorSetup
+  {
+    let worldPath = "\(worldDirectory)/\(GeneratedArchive.FileName.world)"
+    guard FileManager.default.fileExists(atPath: worldPath) else {
+      throw SimulatorSetupError(
+        "\(worldPath) does not exist; make a world with receipt-migrate simulator generate "
+          + "--out \(worldDirectory)")
+    }
+    let world: World
+    do {
+      world = try WorldDecoder.decode(try SimulatorSetupError.reading(worldPath))
+    } catch let error as SimulatorSetupError {
+      throw error
+    } catch {
+      throw SimulatorSetupError("\(worldPath) cannot be read: \(error)")
+    }
+    let signing = "\(worldDirectory)/\(signingDirectoryName)"
+    let rootPath = "\(signing)/\(CertificateAuthorityChain.fileNames.rootCertificate)"
+    if FileManager.default.fileExists(atPath: rootPath) {
+      let chain: CertificateAuthorityChain
+      do {
+        chain = try CertificateAuthorityChain.load(fromDirectory: signing)
+      } catch {
+        throw SimulatorSetupError(
+          "the signing chain in \(signing) cannot be loaded: \(error.message); delete \(signing) "
+            + "to make a new one")
+      }
+      try checkValidity(of: chain, covers: world.now, directory: signing)
+      let key = try SimulatorTestKey.load(fromDirectory: signing, bundleId: world.bundleId)
+      return SimulatorSetup(
+        worldDirectory: worldDirectory, world: world, chain: chain, testKey: key,
+        createdSigningMaterial: false)
+    }
+    do {
+      try FileManager.default.createDirectory(
+        atPath: signing, withIntermediateDirectories: true)
+    } catch {
+      throw SimulatorSetupError(
+        "cannot create \(signing): \(error.localizedDescription); check that \(worldDirectory) "
+          + "is writable")
+    }
+    let chain: CertificateAuthorityChain
+    let key: SimulatorTestKey
+    do {
+      chain = try makeChain(covering: world.now)
+      try chain.write(toDirectory: signing)
+      key = try SimulatorTestKey.generate(bundleId: world.bundleId)
+    } catch {
+      throw SimulatorSetupError(
+        "cannot create the simulator's signing material in \(signing): \(error.message)")
+    }
+    try key.write(toDirectory: signing)
+    return SimulatorSetup(
+      worldDirectory: worldDirectory, world: world, chain: chain, testKey: key,
+      createdSigningMaterial: true)
+  }
+
+  /// A chain with Apple's two OIDs, valid from five years before the world's clock to twenty
+  /// years after it.
+  ///
+  /// - Parameter now: the world's clock.
+  /// - Returns: a new chain.
+  /// - Throws: `CryptoError` if OpenSSL cannot make it.
+  public static func makeChain(covering now: Timestamp) throws(CryptoError)
+    -> CertificateAuthorityChain
+  {
+    let year = 365 * Timestamp.millisecondsPerDay
+    return try CertificateAuthorityChain.generate(
+      .appStoreLike(
+        notBefore: now.millisecondsSince1970 - 5 * year,
+        notAfter: now.millisecondsSince1970 + 20 * year))
+  }
+
+  /// A configuration serving this world with this chain and key.
+  ///
+  /// - Parameter now: the wall clock for token expiry and rate limits.
+  /// - Returns: the configuration, with every other setting at its default.
+  public func configuration(now: @escaping @Sendable () -> Timestamp) -> SimulatorConfiguration {
+    SimulatorConfiguration(world: world, signingChain: chain, apiKey: testKey.apiKey, now: now)
+  }
+
+  private static func checkValidity(
+    of chain: CertificateAuthorityChain, covers now: Timestamp, directory: String
+  ) throws(SimulatorSetupError) {
+    let from = now.millisecondsSince1970 - requiredValidityBefore
+    let to = now.millisecondsSince1970 + Timestamp.millisecondsPerDay
+    for certificate in [chain.root, chain.intermediate, chain.leaf].map(\.certificate)
+    where certificate.notBefore > from || certificate.notAfter < to {
+      throw SimulatorSetupError(
+        "the certificate \"\(certificate.subject)\" in \(directory) is not valid around the "
+          + "world's clock (\(now)); delete \(directory) to make a chain that covers it")
+    }
+  }
+}

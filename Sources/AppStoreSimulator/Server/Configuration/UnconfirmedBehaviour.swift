@@ -1,0 +1,57 @@
+import HTTPServer
+
+/// The simulator's answers where Apple's documentation is silent: each is a setting, so the
+/// client can be tried against every plausible behaviour instead of assuming one.
+public struct UnconfirmedBehaviour: Sendable, Hashable {
+  /// How an answer with nothing in it is shaped.
+  public enum EmptyAnswer: String, Sendable, Hashable, CaseIterable {
+    /// `signedTransactions: []` (history and refunds) and `data: []` (statuses).
+    case emptyArrays = "empty-arrays"
+    /// The array members are left out altogether.
+    case omittedMembers = "omitted"
+  }
+
+  /// What the sandbox answers to an order id look-up.
+  public enum SandboxOrderLookup: String, Sendable, Hashable, CaseIterable {
+    /// `status: 1` (invalid) with no transactions, for every order id.
+    case invalid
+    /// The orders of sandbox customers, as production answers for its own.
+    case likeProduction = "like-production"
+  }
+
+  /// Which error is answered when a request has an unusable transaction id and an invalid
+  /// parameter at once.
+  public enum ErrorPrecedence: String, Sendable, Hashable, CaseIterable {
+    /// The path's transaction id is checked and resolved first (4000006, 4040010 win).
+    case identifierFirst = "identifier-first"
+    /// The query parameters and body are checked first (4000005, 4000021, … win).
+    case parametersFirst = "parameters-first"
+  }
+
+  /// How an empty history, refund history or status answer is shaped; `.emptyArrays` by default.
+  public var emptyAnswers: EmptyAnswer
+  /// What the sandbox answers to an order look-up; `.invalid` by default.
+  public var sandboxOrderLookup: SandboxOrderLookup
+  /// Which error wins when several are present; `.identifierFirst` by default.
+  public var errorPrecedence: ErrorPrecedence
+  /// Header fields sent with every 429 besides `Retry-After`; none by default.
+  public var additionalRateLimitHeaders: HTTPHeaders
+
+  /// Creates the behaviour; every parameter has the default described on its property.
+  ///
+  /// - Parameters:
+  ///   - emptyAnswers: the shape of empty answers.
+  ///   - sandboxOrderLookup: the sandbox's order look-up answers.
+  ///   - errorPrecedence: which error wins.
+  ///   - additionalRateLimitHeaders: extra fields on 429 answers.
+  public init(
+    emptyAnswers: EmptyAnswer = .emptyArrays, sandboxOrderLookup: SandboxOrderLookup = .invalid,
+    errorPrecedence: ErrorPrecedence = .identifierFirst,
+    additionalRateLimitHeaders: HTTPHeaders = [:]
+  ) {
+    self.emptyAnswers = emptyAnswers
+    self.sandboxOrderLookup = sandboxOrderLookup
+    self.errorPrecedence = errorPrecedence
+    self.additionalRateLimitHeaders = additionalRateLimitHeaders
+  }
+}

@@ -1,0 +1,103 @@
+import AppStoreServerAPI
+import Chronology
+import CryptoSupport
+import Foundation
+import Synchronization
+
+/// The notification history of each environment: derived from the world on first use (every
+/// known customer's `NotificationTimeline`), then kept, with each notification signed once.
+final class NotificationArchive: Sendable {
+  private let failureRate: Double
+  private let seed: UInt64
+  private let records = Mutex<[SimulatedEnvironment: [NotificationRecord]]>([:])
+  private let signedPayloads = SignedValueCache<NotificationPayload>()
+
+  init(failureRate: Double, seed: UInt64) {
+    self.failureRate = failureRate
+    self.seed = seed
+  }
+
+  /// Every notification of `environment`, in time order (ties by UUID).
+  func records(in environment: SimulatedEnvironment, state: SimulatorState)
+    -> [NotificationRecord]
+  {
+    records.withLock { cache in
+      if let known = cache[environment] { return known }
+      var all: [NotificationRecord] = []
+      for (position, customer) in state.allCustomers().enumerated()
+      where state.isKnown(position, in: environment) {
+        let timeline = NotificationTimeline(
+          customer: customer, position: position, now: state.now, products: state.products)
+        for (offset, var record) in timeline.records().enumerated() {
+          record.uuid = Self.uuid(seed: seed, customer: customer.appTransactionId, offset: offset)
+          record.failed = Self.unit(record.uuid) < failureRate
+          all.append(record)
+        }
+      }
+      all.sort { ($0.date, $0.uuid) < ($1.date, $1.uuid) }
+      cache[environment] = all
+      return all
+    }
+  }
+
+  /// The signed payload of a notification: its transaction and renewal information as they
+  /// stood at its date, all signed at that date.
+  func payload(
+    of record: NotificationRecord, state: SimulatorState, factory: PayloadFactory,
+    signed: SignedValues
+  ) throws(CryptoError) -> Verified<NotificationPayload> {
+    try signedPayloads.value(for: .init(id: record.uuid, version: 0)) {
+      () throws(CryptoError) in
+      let customer = state.snapshot(of: record.customer).customer
+      var data = NotificationData(
+        appAppleId: factory.appAppleId, bundleId: factory.bundleId,
+        bundleVersion: PayloadFactory.applicationVersion, environment: factory.environment)
+      if let transaction = customer.transactions.first(where: {
+        $0.transactionId == record.transactionId
+      }) {
+        data.signedTransactionInfo = try signed.sign(
+          factory.transaction(transaction, of: customer, at: record.date, signedDate: record.date)
+        ).jws
+      }
+      if let original = record.originalTransactionId {
+        if let renewal = factory.renewalInfo(
+          originalTransactionId: original, of: customer, at: record.date, signedDate: record.date)
+        {
+          data.signedRenewalInfo = try signed.sign(renewal).jws
+        }
+        data.status = customer.subscriptionStatus(originalTransactionId: original, at: record.date)
+          .map { SubscriptionStatus(rawValue: Int64($0.status.serverAPIStatus)) }
+      }
+      return try signed.sign(
+        NotificationPayload(
+          notificationType: record.type, subtype: record.subtype, notificationUUID: record.uuid,
+          version: "2.0", signedDate: record.date, data: data))
+    }
+  }
+
+  /// The delivery attempts of a notification: one success, or two failures an hour apart.
+  static func sendAttempts(of record: NotificationRecord) -> [SendAttempt] {
+    guard record.failed else {
+      return [SendAttempt(attemptDate: record.date, sendAttemptResult: .success)]
+    }
+    return [
+      SendAttempt(attemptDate: record.date, sendAttemptResult: .timedOut),
+      SendAttempt(
+        attemptDate: record.date.adding(milliseconds: Timestamp.millisecondsPerHour),
+        sendAttemptResult: .unsuccessfulHttpResponseCode),
+    ]
+  }
+
+  /// A stable UUID-shaped id from the world's seed, the customer and the event's position.
+  static func uuid(seed: UInt64, customer: String, offset: Int) -> String {
+    let hex = Array(SHA256.hexDigest("\(seed)/\(customer)/\(offset)".utf8).prefix(32))
+    let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
+    return groups.joined(separator: "-")
+  }
+
+  /// A number in `0..<1` drawn from a UUID, to decide failures reproducibly.
+  private static func unit(_ uuid: String) -> Double {
+    let digits = uuid.replacingOccurrences(of: "-", with: "").suffix(12)
+    return Double(UInt64(digits, radix: 16) ?? 0) / Double(UInt64(1) << 48)
+  }
+}

@@ -1,0 +1,64 @@
+import AppStoreServerAPI
+import HTTPServer
+import JSON
+
+extension SimulatorResponder {
+  /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` with
+  /// `{"appAccountToken": UUID}`: sets the token on every transaction of the purchase, which
+  /// moves them to a later last-modified position and re-signs them with a later `signedDate`.
+  ///
+  /// 4000006 malformed id, 4000183 not a UUID (4000000 when the body is not JSON), 4040010
+  /// unknown here, 4000187 not an original transaction id, 4000185 family-shared.
+  func setAppAccountToken(
+    _ id: String, _ request: ServerRequest, in environment: SimulatedEnvironment
+  ) -> Answer {
+    let snapshot: CustomerSnapshot
+    let token: String
+    switch resolve(id, in: environment, parameters: { Self.appAccountToken(in: request.body) }) {
+    case .failure(let error): return .error(error)
+    case .success(let resolved): (snapshot, token) = resolved
+    }
+    guard let purchase = snapshot.customer.transactions.first(where: { $0.transactionId == id }),
+      purchase.originalTransactionId == id
+    else { return .error(.transactionIdIsNotOriginal) }
+    guard purchase.ownership != .familyShared else { return .error(.familySharedTransaction) }
+    guard let position = state.customerPosition(owning: id) else {
+      return .error(.transactionIdNotFound)
+    }
+    _ = state.setAppAccountToken(token, originalTransactionId: id, customerAt: position)
+    return .empty
+  }
+
+  /// The UUID in the request body, lower-cased.
+  static func appAccountToken(in body: [UInt8]) -> Result<String, APIErrorAnswer> {
+    let value: JSONValue
+    do {
+      value = try JSONValue(parsing: body)
+    } catch {
+      return .failure(.generalBadRequest)
+    }
+    guard case .object(let members) = value else { return .failure(.generalBadRequest) }
+    guard case .string(let token)? = members.first(where: { $0.key == "appAccountToken" })?.value,
+      isUUID(token)
+    else { return .failure(.invalidAppAccountToken) }
+    return .success(token.lowercased())
+  }
+
+  /// `8-4-4-4-12` hexadecimal digits.
+  static func isUUID(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 36 else { return false }
+    for (offset, byte) in bytes.enumerated() {
+      if [8, 13, 18, 23].contains(offset) {
+        guard byte == UInt8(ascii: "-") else { return false }
+      } else {
+        let isHex =
+          (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+        guard isHex else { return false }
+      }
+    }
+    return true
+  }
+}

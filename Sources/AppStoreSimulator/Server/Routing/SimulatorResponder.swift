@@ -1,0 +1,256 @@
+import AppStoreServerAPI
+import Chronology
+import CryptoSupport
+import HTTPServer
+
+/// Answers App Store Server API requests for the world: routes, authenticates, rate-limits,
+/// acts out faults, and hands each request to its endpoint.
+///
+/// One responder serves both listeners; each request says which environment received it.
+/// Faults and latency apply to requests that passed authentication and rate limiting.
+final class SimulatorResponder: Sendable {
+  let state: SimulatorState
+  let signed: SignedValues
+  let tokens: RequestTokenVerifier
+  let rateLimiter: RateLimiter
+  let faults: FaultInjector
+  let recorder: SimulatorRecorder
+  let notifications: NotificationArchive
+  let pageSize: Int
+  let behaviour: UnconfirmedBehaviour
+  let wallClock: @Sendable () -> Timestamp
+  let productionHasRelease: Bool
+  let customersWithoutAppTransaction: Set<String>
+  private let productionFactory: PayloadFactory
+  private let sandboxFactory: PayloadFactory
+
+  init(configuration: SimulatorConfiguration) {
+    let state = SimulatorState(world: configuration.world)
+    self.state = state
+    signed = SignedValues(chain: configuration.signingChain)
+    tokens = RequestTokenVerifier(
+      apiKey: configuration.apiKey, bundleId: configuration.world.bundleId,
+      clockSkew: configuration.tokenClockSkew)
+    rateLimiter = RateLimiter(limits: configuration.rateLimits)
+    faults = FaultInjector(plan: configuration.faults, seed: configuration.seed)
+    recorder = SimulatorRecorder(
+      capacity: configuration.requestLogCapacity, callback: configuration.requestLog)
+    notifications = NotificationArchive(
+      failureRate: configuration.notificationFailureRate, seed: configuration.world.seed)
+    pageSize = configuration.pageSize
+    behaviour = configuration.behaviour
+    wallClock = configuration.now
+    productionHasRelease = configuration.productionHasRelease
+    customersWithoutAppTransaction = configuration.customersWithoutAppTransaction
+    productionFactory = PayloadFactory(environment: .production, state: state)
+    sandboxFactory = PayloadFactory(environment: .sandbox, state: state)
+  }
+
+  func factory(for environment: SimulatedEnvironment) -> PayloadFactory {
+    environment == .production ? productionFactory : sandboxFactory
+  }
+
+  // MARK: - One request
+
+  /// The answer to one request received by the listener of `environment`.
+  func respond(to request: ServerRequest, in environment: SimulatedEnvironment) -> ServerResponse {
+    var entry = SimulatorRequestLogEntry(
+      sequence: 0, answeredAt: .distantPast, environment: environment,
+      method: request.method.rawValue, path: request.path, endpoint: nil, status: nil)
+    let response = answer(request, in: environment, logging: &entry)
+    entry.answeredAt = wallClock()
+    recorder.record(entry)
+    return response
+  }
+
+  private func answer(
+    _ request: ServerRequest, in environment: SimulatedEnvironment,
+    logging entry: inout SimulatorRequestLogEntry
+  ) -> ServerResponse {
+    let route: SimulatorRoute
+    switch SimulatorRoute.match(method: request.method, path: request.path) {
+    case .success(let matched):
+      route = matched
+    case .failure(.notFound):
+      let response = ServerResponse.text(
+        "No App Store Server API endpoint has the path \(request.path).\n", status: .notFound)
+      entry.status = 404
+      entry.bodyBytes = response.body.count
+      return response
+    case .failure(.wrongMethod(let allowed)):
+      var response = ServerResponse.text(
+        "\(request.path) answers \(allowed), not \(request.method).\n",
+        status: .methodNotAllowed)
+      response.headers.add(name: "Allow", value: allowed.rawValue)
+      entry.status = 405
+      entry.bodyBytes = response.body.count
+      return response
+    }
+    entry.endpoint = route.endpoint
+    let wall = wallClock()
+
+    if environment == .production && !productionHasRelease {
+      return unauthorized(.noProductionRelease, logging: &entry)
+    }
+    switch tokens.verify(authorization: request.headers["Authorization"], now: wall) {
+    case .accepted: break
+    case .rejected(let reason): return unauthorized(reason, logging: &entry)
+    case .missingBundleId: return finish(.error(.invalidAppIdentifier), logging: &entry)
+    }
+
+    if let retryAfter = rateLimiter.admit(route.endpoint, in: environment, at: wall) {
+      var response = finish(.error(.rateLimitExceeded), logging: &entry)
+      // Apple sends the instant to retry at in epoch milliseconds, not delta seconds.
+      response.headers.add(name: "Retry-After", value: String(retryAfter.millisecondsSince1970))
+      for field in behaviour.additionalRateLimitHeaders {
+        response.headers.add(name: field.name, value: field.value)
+      }
+      return response
+    }
+
+    let decision = faults.decide(for: route.endpoint)
+    var response: ServerResponse
+    switch decision.fault {
+    case .dropConnection?:
+      entry.fault = .dropConnection
+      response = ServerResponse(fault: .closeWithoutResponse)
+    case let fault? where APIErrorAnswer.fault(fault) != nil:
+      entry.fault = fault
+      response = finish(.error(APIErrorAnswer.fault(fault) ?? .generalInternal), logging: &entry)
+    case let fault:
+      var answer = endpointAnswer(route, request, in: environment)
+      if let fault, Self.apply(fault, to: &answer) { entry.fault = fault }
+      response = finish(answer, logging: &entry)
+      if entry.fault == .truncateBody {
+        response.fault = .truncateBody(afterBytes: answer.body.count / 2)
+      }
+    }
+    entry.delay = decision.delay
+    response.delay = decision.delay
+    return response
+  }
+
+  private func endpointAnswer(
+    _ route: SimulatorRoute, _ request: ServerRequest, in environment: SimulatedEnvironment
+  ) -> Answer {
+    do throws(CryptoError) {
+      switch route {
+      case .history(let id): return try history(id, request, in: environment)
+      case .statuses(let id): return try statuses(id, request, in: environment)
+      case .transactionInfo(let id): return try transactionInfo(id, in: environment)
+      case .refundHistory(let id): return try refundHistory(id, request, in: environment)
+      case .orderLookup(let orderId): return try orderLookup(orderId, in: environment)
+      case .appTransaction(let id): return try appTransaction(id, in: environment)
+      case .notificationHistory: return try notificationHistory(request, in: environment)
+      case .setAppAccountToken(let id): return setAppAccountToken(id, request, in: environment)
+      }
+    } catch {
+      // Signing only fails if OpenSSL does; the client sees Apple's unknown error.
+      return .error(
+        APIErrorAnswer(code: 5_000_000, message: "The simulator could not sign: \(error.message)"))
+    }
+  }
+
+  private func finish(_ answer: Answer, logging entry: inout SimulatorRequestLogEntry)
+    -> ServerResponse
+  {
+    entry.status = answer.status
+    entry.errorCode = answer.errorCode
+    entry.bodyBytes = answer.body.count
+    return answer.response
+  }
+
+  private func unauthorized(
+    _ reason: TokenRejection, logging entry: inout SimulatorRequestLogEntry
+  ) -> ServerResponse {
+    // Apple answers 401 with a plain-text body and no error code.
+    let response = ServerResponse.text("Unauthenticated\n", status: .unauthorized)
+    entry.status = 401
+    entry.tokenRejection = reason
+    entry.bodyBytes = response.body.count
+    return response
+  }
+
+  // MARK: - Body faults
+
+  /// Acts out a fault that changes the answer's body; returns whether it applied.
+  static func apply(_ fault: FaultKind, to answer: inout Answer) -> Bool {
+    switch fault {
+    case .truncateBody:
+      return true
+    case .malformedJSON:
+      guard (200..<300).contains(answer.status), answer.body.first == UInt8(ascii: "{") else {
+        return false
+      }
+      answer.body[0] = UInt8(ascii: "[")
+      return true
+    case .badSignature:
+      return corruptFirstSignature(in: &answer.body)
+    case .generalInternal, .generalInternalRetryable, .accountNotFoundRetryable,
+      .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .dropConnection:
+      return false
+    }
+  }
+
+  /// Flips one bit of the signature of the first compact JWS in a JSON body, keeping its
+  /// length, so that the JWS still parses but no longer verifies.
+  static func corruptFirstSignature(in body: inout [UInt8]) -> Bool {
+    // Every JWS header is base64url JSON beginning `{"`, which encodes as `eyJ`.
+    let marker = Array("\"eyJ".utf8)
+    guard body.count > marker.count,
+      let start = (0...(body.count - marker.count)).first(where: {
+        body[$0..<($0 + marker.count)].elementsEqual(marker)
+      }),
+      let end = body[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")),
+      let lastDot = body[(start + 1)..<end].lastIndex(of: UInt8(ascii: "."))
+    else { return false }
+    let segment = Array(body[(lastDot + 1)..<end])
+    guard var signature = try? Base64URL.decode(utf8: segment), !signature.isEmpty else {
+      // Not a signature this simulator made; leave the body alone.
+      return false
+    }
+    signature[0] ^= 0x01
+    body.replaceSubrange((lastDot + 1)..<end, with: Array(Base64URL.encode(signature).utf8))
+    return true
+  }
+
+  // MARK: - Ids
+
+  /// The customer an id in a path belongs to, or the error Apple answers: 4000006 when it is
+  /// not shaped like a transaction id, 4040010 when this environment does not know it.
+  func resolve(_ id: String, in environment: SimulatedEnvironment) -> Result<
+    CustomerSnapshot, APIErrorAnswer
+  > {
+    guard Self.isTransactionIdShaped(id) else { return .failure(.invalidTransactionId) }
+    guard let position = state.customerPosition(owning: id),
+      state.isKnown(position, in: environment)
+    else { return .failure(.transactionIdNotFound) }
+    return .success(state.snapshot(of: position))
+  }
+
+  /// Resolves the id and reads the parameters, in the configured order of precedence: the
+  /// first failure is the answer.
+  func resolve<Parameters>(
+    _ id: String, in environment: SimulatedEnvironment,
+    parameters: () -> Result<Parameters, APIErrorAnswer>
+  ) -> Result<(CustomerSnapshot, Parameters), APIErrorAnswer> {
+    if behaviour.errorPrecedence == .parametersFirst, case .failure(let error) = parameters() {
+      return .failure(error)
+    }
+    let snapshot: CustomerSnapshot
+    switch resolve(id, in: environment) {
+    case .failure(let error): return .failure(error)
+    case .success(let found): snapshot = found
+    }
+    switch parameters() {
+    case .failure(let error): return .failure(error)
+    case .success(let read): return .success((snapshot, read))
+    }
+  }
+
+  /// Digits only, 1 to 20 of them: App Store transaction ids are decimal numbers.
+  static func isTransactionIdShaped(_ id: String) -> Bool {
+    !id.isEmpty && id.utf8.count <= 20
+      && id.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+  }
+}

@@ -1,0 +1,145 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import Foundation
+import Testing
+
+@Suite("Simulator server: each fault as the client sees it")
+struct ServerFaultTests {
+  typealias World = HandBuiltWorld
+
+  func harness(_ faults: String?, latency: String? = nil, seed: UInt64 = 1) throws
+    -> SimulatorHarness
+  {
+    let plan = try FaultPlan.parse(faults: faults, latency: latency)
+    return try SimulatorHarness.start(world: World.world) {
+      $0.faults = plan
+      $0.seed = seed
+    }
+  }
+
+  static let errorFaults: [(String, Int64, Int)] = [
+    ("5000000", 5_000_000, 3), ("500", 5_000_000, 3), ("5000001", 5_000_001, 5),
+    ("4040002", 4_040_002, 5), ("4040004", 4_040_004, 5), ("4040006", 4_040_006, 5),
+  ]
+
+  @Test(
+    "an error fault is answered with its code, and retried only as far as the client allows",
+    arguments: errorFaults)
+  func errorFault(_ name: String, _ code: Int64, _ attempts: Int) async throws {
+    let harness = try harness("history:\(name)=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.transactionHistory(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { ($0 as? AppStoreAPIError)?.code == code }
+    let counters = harness.server.statistics().counters(for: .transactionHistory)
+    #expect(counters.requests == attempts)
+    #expect(counters.errorCodes == [code: attempts])
+    #expect(counters.statuses == [Int(code / 10_000): attempts])
+    // Other endpoints are untouched.
+    _ = try await harness.client.allSubscriptionStatuses(
+      World.subscriptionOriginal, environment: .production)
+  }
+
+  @Test("a dropped connection is a transport failure")
+  func drop() async throws {
+    let harness = try harness("status:drop=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.allSubscriptionStatuses(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { error in
+      guard case .transport = (error as? AppStoreAPIError)?.kind else { return false }
+      return true
+    }
+    let statistics = harness.server.statistics()
+    // libcurl resends a request dropped on a reused connection once, so the server may see
+    // more requests than the client made attempts.
+    #expect(statistics.counters(for: .subscriptionStatuses).faults[.dropConnection] ?? 0 >= 5)
+    #expect(statistics.productionHTTP.faultsClosedWithoutResponse >= 5)
+  }
+
+  @Test("a truncated body is a transport failure")
+  func truncate() async throws {
+    let harness = try harness("history:truncate=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.transactionHistory(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { error in
+      guard case .transport = (error as? AppStoreAPIError)?.kind else { return false }
+      return true
+    }
+    #expect(harness.server.statistics().productionHTTP.faultsTruncatedBody == 5)
+  }
+
+  @Test("malformed JSON is a malformed response, not retried")
+  func malformed() async throws {
+    let harness = try harness("transaction:malformed=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.transactionInfo(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { error in
+      guard case .malformedResponse(let status, _) = (error as? AppStoreAPIError)?.kind else {
+        return false
+      }
+      return status == 200
+    }
+    #expect(
+      harness.server.statistics().counters(for: .transactionInfo).faults == [.malformedJSON: 1])
+  }
+
+  @Test("a bad signature fails verification")
+  func badSignature() async throws {
+    let harness = try harness("status:bad-signature=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.allSubscriptionStatuses(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { error in
+      guard case .verificationFailed(.badSignature) = (error as? AppStoreAPIError)?.kind else {
+        return false
+      }
+      return true
+    }
+    // An answer without signed data cannot carry a bad signature: it is answered as it is.
+    let empty = try await harness.client.allSubscriptionStatuses(
+      World.testerTransaction, environment: .sandbox)
+    #expect(empty.groups.isEmpty)
+  }
+
+  @Test("latency is added as configured, per endpoint")
+  func latency() throws {
+    let harness = try harness(nil, latency: "20ms±5ms,history:50ms")
+    defer { harness.stop() }
+    let history = try harness.direct("/inApps/v2/history/\(World.subscriptionOriginal)")
+    #expect(history.delay == .milliseconds(50))
+    #expect(history.status.code == 200)
+    for _ in 0..<20 {
+      let status = try harness.direct("/inApps/v1/subscriptions/\(World.subscriptionOriginal)")
+      #expect(status.delay >= .milliseconds(15) && status.delay <= .milliseconds(25))
+    }
+    #expect(harness.server.requestLog().first?.delay == .milliseconds(50))
+  }
+
+  @Test("faults are drawn at their rates from a seeded stream: the same seed, the same faults")
+  func seeded() throws {
+    func decisions(seed: UInt64) throws -> [String] {
+      let harness = try harness("history:drop=0.2,history:5000001=0.3", seed: seed)
+      defer { harness.stop() }
+      return try (0..<300).map { _ in
+        let response = try harness.direct("/inApps/v2/history/\(World.subscriptionOriginal)")
+        return response.fault != nil ? "drop" : "\(response.status.code)"
+      }
+    }
+    let first = try decisions(seed: 9)
+    #expect(try decisions(seed: 9) == first)
+    #expect(try decisions(seed: 10) != first)
+    let drops = first.filter { $0 == "drop" }.count
+    let errors = first.filter { $0 == "500" }.count
+    #expect((40...80).contains(drops), "about 20 % of 300")
+    #expect((65...115).contains(errors), "about 30 % of 300")
+    #expect(drops + errors + first.filter { $0 == "200" }.count == 300)
+  }
+}
