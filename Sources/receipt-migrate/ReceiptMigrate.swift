@@ -14,7 +14,9 @@ struct ReceiptMigrate: AsyncParsableCommand {
       """,
     version: ToolVersion.current,
     subcommands: [
-      IngestCommand.self, ReceiptCommand.self, DecodeCommand.self, LookupCommand.self,
+      MigrateCommand.self, IngestCommand.self, BackfillCommand.self, CompareCommand.self,
+      ReportCommand.self, ExplainCommand.self, ReceiptCommand.self, DecodeCommand.self,
+      LookupCommand.self,
       SimulatorCommand.self,
       BenchCommand.self,
     ]

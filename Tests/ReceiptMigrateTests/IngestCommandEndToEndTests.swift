@@ -27,6 +27,11 @@ struct Tool {
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
+    // Hermetic: credentials in the developer's shell must not turn a test into a call to Apple.
+    process.environment = ProcessInfo.processInfo.environment.filter { name, _ in
+      !name.hasPrefix("ASC_") && !name.hasPrefix("APP_STORE_") && name != "APP_BUNDLE_ID"
+        && name != "APP_APPLE_ID"
+    }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output
@@ -71,7 +76,8 @@ struct IngestCommandEndToEndTests {
       result.standardOutput.contains(
         "  21010 the user account cannot be found or has been deleted   1\n"))
     #expect(result.standardError.contains("[ingest] finished"))
-    let database = directory.appendingPathComponent(".receipt-migrate/state.sqlite").path
+    // Without App Store credentials, commands use the simulated store by default.
+    let database = directory.appendingPathComponent(".receipt-migrate/simulated.sqlite").path
     let permissions =
       try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions] as? NSNumber
     #expect(permissions?.intValue == 0o600)

@@ -23,6 +23,15 @@ public actor BackfillStage {
   private var summary = BackfillSummary()
   /// Customers another task of this run is walking right now.
   private var walking: Set<Int64> = []
+  /// The request totals already shown to the observer.
+  private var shownTotals = RequestTotalsShown()
+
+  /// Requests, retries and 429s the observer has been told about.
+  private struct RequestTotalsShown {
+    var requests = 0
+    var retries = 0
+    var rateLimited = 0
+  }
 
   /// Creates the stage; it takes the store connection over.
   ///
@@ -95,9 +104,28 @@ public actor BackfillStage {
       }
       while try await group.next() != nil {
         observer?.advanced(Self.name, by: 1)
+        showRequestCounters()
         if let item = iterator.next() { group.addTask { try await body(self, item) } }
       }
     }
+  }
+
+  /// Tells the observer how many requests, retries and 429s happened since it was last told.
+  private func showRequestCounters() {
+    guard let observer else { return }
+    let counts = client.counters.snapshot().endpoints.values
+    let now = RequestTotalsShown(
+      requests: counts.reduce(0) { $0 + $1.requests },
+      retries: counts.reduce(0) { $0 + $1.retries },
+      rateLimited: counts.reduce(0) { $0 + $1.rateLimited })
+    for (name, delta) in [
+      ("requests", now.requests - shownTotals.requests),
+      ("429s", now.rateLimited - shownTotals.rateLimited),
+      ("retries", now.retries - shownTotals.retries),
+    ] where delta > 0 {
+      observer.counted(Self.name, name, by: Int64(delta))
+    }
+    shownTotals = now
   }
 
   // MARK: - One group
@@ -140,13 +168,9 @@ public actor BackfillStage {
   /// Asks the App Store for an id's history (production first, or the hinted environment, then
   /// the other), learns whose it is, and walks it.
   private func discover(_ id: String, hint: AppStoreEnvironment?) async throws -> Int64? {
-    let client = self.client
     let resolution: EnvironmentResolution<HistoryResponse>
     do {
-      resolution = try await client.resolvingEnvironment(for: id, hint: hint) {
-        environment async throws(AppStoreAPIError) in
-        try await client.transactionHistory(id, environment: environment)
-      }
+      resolution = try await firstPage(of: id, hint: hint)
     } catch {
       try failure(id, error)
       return nil
@@ -173,6 +197,29 @@ public actor BackfillStage {
     try record(id, "found", environment: environment, customer: claim.row.id)
     if let updated = try store.customer(id: claim.row.id) { try await walk(updated) }
     return claim.row.id
+  }
+
+  /// The first history page of an id: from the configured environment only, or from the
+  /// hinted one (production without a hint) and then the other.
+  private func firstPage(of id: String, hint: AppStoreEnvironment?) async throws(AppStoreAPIError)
+    -> EnvironmentResolution<HistoryResponse>
+  {
+    let client = self.client
+    guard let fixed = options.environment else {
+      return try await client.resolvingEnvironment(for: id, hint: hint) {
+        environment async throws(AppStoreAPIError) in
+        try await client.transactionHistory(id, environment: environment)
+      }
+    }
+    do {
+      return EnvironmentResolution(
+        value: try await client.transactionHistory(id, environment: fixed), environment: fixed)
+    } catch  where error.errorCode == .transactionIdNotFound {
+      // One environment only, as configured: an id it does not know is unknown.
+      throw AppStoreAPIError(
+        .notFoundInAnyEnvironment(tried: [fixed]), endpoint: error.endpoint, environment: fixed,
+        requestedId: id)
+    }
   }
 
   /// Fetches the remaining pages of a customer's history, storing each with its revision.

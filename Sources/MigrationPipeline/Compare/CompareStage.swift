@@ -38,8 +38,7 @@ public struct CompareStage {
   public func run() throws -> [AccountComparison] {
     let accounts = try store.accountIds()
     observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
-    let comparator = AccountComparator(
-      asOf: options.asOf, catalog: options.catalog, expiryTolerance: options.expiryTolerance)
+    let comparator = self.comparator
     var results: [AccountComparison] = []
     results.reserveCapacity(accounts.count)
     let chunkSize = 512
@@ -56,6 +55,20 @@ public struct CompareStage {
     }
     observer?.stageFinished(Self.name)
     return results
+  }
+
+  /// Compares one account.
+  ///
+  /// - Parameter accountId: the account.
+  /// - Returns: its comparison.
+  /// - Throws: `SQLiteError`, or a failure to read back a stored value.
+  public func compare(accountId: String) throws -> AccountComparison {
+    try comparator.compare(input(for: try store.accountRecords(accountId)))
+  }
+
+  private var comparator: AccountComparator {
+    AccountComparator(
+      asOf: options.asOf, catalog: options.catalog, expiryTolerance: options.expiryTolerance)
   }
 
   // MARK: - From stored rows to comparison inputs

@@ -59,6 +59,19 @@ public enum ToolConfiguration {
     return .apple(try LookupSettings.read(from: variables))
   }
 
+  /// Whether App Store credentials are configured at all (the default file exists, or a
+  /// credential variable is set), without checking them: which store commands use by default.
+  ///
+  /// - Parameters:
+  ///   - file: the configuration file named with `--config`, or `nil` for the default.
+  ///   - environment: the process environment.
+  /// - Returns: `true` when a run would talk to Apple.
+  public static func credentialsConfigured(file: String?, environment: [String: String]) -> Bool {
+    if credentialVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) { return true }
+    guard let variables = try? read(file: file) else { return file != nil }
+    return credentialVariables.contains { !(variables[$0] ?? "").isEmpty }
+  }
+
   /// The file's members as variables.
   static func read(file: String?) throws(ConfigurationError) -> [String: String] {
     let path = file ?? defaultPath

@@ -1,5 +1,6 @@
 import Chronology
 import LegacyReceipts
+import MigrationReports
 
 /// What a migration run reads, compares and writes.
 public struct MigrationRunOptions: Sendable {
@@ -38,5 +39,16 @@ public struct MigrationRunOptions: Sendable {
     self.backfill = backfill
     self.failOn = failOn
     self.redactionSalt = redactionSalt
+  }
+
+  /// The report options these options stand for.
+  ///
+  /// - Throws: `ReportError` when the redaction salt cannot be used.
+  public func reportOptions() throws -> ReportOptions {
+    var report = ReportOptions()
+    if let redactionSalt {
+      report.pseudonymizer = try Pseudonymizer(salt: Array(redactionSalt.utf8))
+    }
+    return report
   }
 }

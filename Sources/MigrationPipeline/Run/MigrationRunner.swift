@@ -8,10 +8,12 @@ import MigrationStore
 
 /// The main job: ingest → backfill → compare → report, each stage over the store, so a killed
 /// run resumes where it stopped and a report can be regenerated without the network.
+///
+/// ``run()`` runs them all; the stages are also public one by one for the `ingest`, `backfill`
+/// and `compare` commands. Each stage opens its own connection to the store.
 public struct MigrationRunner: Sendable {
   private let storePath: String
-  private let client: AppStoreServerAPIClient
-  private let appStore: AppStoreSource
+  private let appStore: ConnectedAppStore?
   private let options: MigrationRunOptions
   private let toolVersion: String
   private let now: @Sendable () -> Timestamp
@@ -21,20 +23,18 @@ public struct MigrationRunner: Sendable {
   ///
   /// - Parameters:
   ///   - storePath: the store file.
-  ///   - client: the App Store Server API client (Apple's or the simulator's).
-  ///   - appStore: which App Store it is, for the report.
+  ///   - appStore: the App Store to backfill from (Apple's or the simulator), or `nil` when
+  ///     only stages that need no network run.
   ///   - options: what to read, compare and write.
   ///   - toolVersion: the tool's version, for the report.
   ///   - now: the clock.
   ///   - observer: where progress goes.
   public init(
-    storePath: String, client: AppStoreServerAPIClient, appStore: AppStoreSource,
-    options: MigrationRunOptions,
+    storePath: String, appStore: ConnectedAppStore?, options: MigrationRunOptions,
     toolVersion: String, now: @escaping @Sendable () -> Timestamp,
     observer: (any ProgressObserver)? = nil
   ) {
     self.storePath = storePath
-    self.client = client
     self.appStore = appStore
     self.options = options
     self.toolVersion = toolVersion
@@ -42,121 +42,169 @@ public struct MigrationRunner: Sendable {
     self.observer = observer
   }
 
-  /// Runs every stage.
+  /// Runs every stage: ingest (skipped when these inputs were ingested already), backfill
+  /// (which sends no request when every customer is complete), compare, report.
   ///
   /// - Returns: the outcome, with the exit status it asks for.
-  /// - Throws: configuration problems (an unreadable catalogue or table), `SQLiteError`,
-  ///   authentication failures from the App Store, `ReportError`.
+  /// - Throws: configuration problems (an unreadable catalogue or table, a store holding
+  ///   another App Store's data), `SQLiteError`, authentication failures from the App Store,
+  ///   `ReportError`, `CancellationError`.
   public func run() async throws -> MigrationOutcome {
     let started = now()
+    var durations: [StageDuration] = []
+    let ingestBegan = now()
+    let ingest = try self.ingest()
+    durations.append(
+      StageDuration(stage: "ingest", milliseconds: now().milliseconds(since: ingestBegan)))
+    let backfillBegan = now()
+    let backfill = try await self.backfill()
+    durations.append(
+      StageDuration(stage: "backfill", milliseconds: now().milliseconds(since: backfillBegan)))
+    let run = try compare(ingest: ingest, startedAt: started, earlierStages: durations)
+    let directory = try writeReport(run)
+    return MigrationOutcome(
+      ingest: ingest, backfill: backfill, run: run, reportDirectory: directory)
+  }
+
+  // MARK: - Stages
+
+  /// Ingests the legacy inputs, unless the store's last finished ingest read exactly these
+  /// inputs (same paths, sizes and modification times, same options).
+  ///
+  /// - Returns: the ingest summary, or `nil` when the stage was skipped.
+  /// - Throws: `SQLiteError`, `CancellationError`.
+  public func ingest() throws -> IngestSummary? {
+    let catalog = try options.catalogPath.map { try ProductCatalog(csv: try Self.readText($0)) }
+    let store = try openStore()
+    defer { try? store.close() }
+    let stage = IngestStage(
+      store: store,
+      options: IngestOptions(paths: options.legacyPaths, reader: options.reader, catalog: catalog),
+      now: now, observer: observer)
+    return try stage.inputsAreAlreadyIngested() ? nil : try stage.run()
+  }
+
+  /// Backfills every account from the App Store; see ``BackfillStage``.
+  ///
+  /// - Returns: what the stage did.
+  /// - Throws: ``StoreProvenance/Mismatch`` when the store holds another App Store's data,
+  ///   ``RunRecipe/Failure`` when the runner has no App Store, `SQLiteError`, authentication
+  ///   failures, `CancellationError`.
+  public func backfill() async throws -> BackfillSummary {
+    guard let appStore else {
+      throw RunRecipe.Failure(description: "the backfill needs an App Store to talk to")
+    }
+    let store = try openStore()
+    try StoreProvenance.claim(
+      store, source: appStore.source, identity: appStore.identity,
+      now: now().millisecondsSince1970)
+    return try await BackfillStage(
+      store: store, client: appStore.client, options: options.backfill, now: now,
+      observer: observer
+    ).run()
+  }
+
+  /// Compares every account as of the options' instant and records the run in the store:
+  /// its recipe (so it can be recomputed later), the team table it compared, every account's
+  /// classification and the summary.
+  ///
+  /// - Parameters:
+  ///   - ingest: the ingest summary of this run, if ingest ran.
+  ///   - startedAt: when the run started; now when `nil`.
+  ///   - earlierStages: the durations of the stages this run ran before.
+  /// - Returns: the recorded run.
+  /// - Throws: `SQLiteError`, an unreadable catalogue or team table.
+  public func compare(
+    ingest: IngestSummary? = nil, startedAt: Timestamp? = nil, earlierStages: [StageDuration] = []
+  ) throws -> RecordedRun {
+    let started = startedAt ?? now()
     let runId = Self.runId(startedAt: started)
     let catalogText = try options.catalogPath.map(Self.readText)
-    let catalog = try catalogText.map { try ProductCatalog(csv: $0) }
     let table = try options.currentEntitlementsPath.map(CurrentEntitlementsReader.read)
+    let store = try openStore()
+    defer { try? store.close() }
+    let source = try appStore?.source ?? StoreProvenance.recorded(in: store) ?? Self.noAppStore
     let recipe = RunRecipe(
       asOf: options.asOf, catalogText: catalogText,
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
-      legacyPaths: options.legacyPaths,
-      isSimulated: appStore.isSimulated)
-    var durations: [StageDuration] = []
-    func timed<T>(_ stage: String, _ body: () async throws -> T) async rethrows -> T {
-      let begin = now()
-      defer {
-        durations.append(
-          StageDuration(stage: stage, milliseconds: now().milliseconds(since: begin)))
-      }
-      return try await body()
-    }
-
-    // Ingest, unless these very inputs were ingested already.
-    let store = try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
+      legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
     try store.beginRun(
       RunRow(
         id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
-        asOfMilliseconds: options.asOf.millisecondsSince1970, isSimulated: appStore.isSimulated,
-        inputs: recipe.json,
-        summary: nil))
+        asOfMilliseconds: options.asOf.millisecondsSince1970, isSimulated: source.isSimulated,
+        inputs: recipe.json, summary: nil))
     if let table {
-      try store.storeCurrentEntitlements(
-        table.rows.flatMap { account, rows in
-          rows.map {
-            CurrentEntitlementRow(
-              accountId: account, productId: $0.productId, status: $0.status.rawValue,
-              expiresMilliseconds: $0.expiresAt?.millisecondsSince1970)
-          }
-        }.sorted { ($0.accountId, $0.productId) < ($1.accountId, $1.productId) }, runId: runId)
+      try store.storeCurrentEntitlements(Self.rows(of: table), runId: runId)
     }
-    let ingestStage = IngestStage(
-      store: store,
-      options: IngestOptions(paths: options.legacyPaths, reader: options.reader, catalog: catalog),
-      now: now,
-      observer: observer)
-    let ingest = try await timed("ingest") {
-      try ingestStage.inputsAreAlreadyIngested() ? nil : try ingestStage.run()
-    }
-    try store.close()
-
-    // Backfill, on its own connection.
-    let backfill = try await timed("backfill") {
-      let connection = try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
-      return try await BackfillStage(
-        store: connection, client: client, options: options.backfill, now: now, observer: observer
-      ).run()
-    }
-
-    // Compare and report.
-    let reader = try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
-    let comparisons = try await timed("compare") {
-      try CompareStage(
-        store: reader, options: try recipe.compareOptions(store: reader, runId: runId),
-        observer: observer
-      ).run()
-    }
-    try reader.storeComparisons(comparisons.map(Self.row), runId: runId)
-    let totals = try reader.legacyTotals()
-    var summary = RunSummary(
+    let compareBegan = now()
+    let comparisons = try CompareStage(
+      store: store, options: try recipe.compareOptions(store: store, runId: runId),
+      observer: observer
+    ).run()
+    try store.storeComparisons(comparisons.map(Self.row), runId: runId)
+    let durations =
+      earlierStages + [
+        StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
+      ]
+    let summary = RunSummary(
       runId: runId, toolVersion: toolVersion, startedAt: started, finishedAt: now(),
-      asOf: options.asOf, appStore: appStore,
-      inputs: RunInputs(
-        recordsRead: ingest?.recordsRead ?? totals.records,
-        recordsAccepted: ingest?.accepted ?? totals.records,
-        recordsQuarantined: ingest?.quarantined ?? 0, accounts: comparisons.count),
-      stageDurations: durations, requests: Self.statistics(client.counters.snapshot()),
+      asOf: options.asOf, appStore: source,
+      inputs: try Self.inputs(ingest: ingest, store: store, accounts: comparisons.count),
+      stageDurations: durations,
+      requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
       teamTableFile: recipe.teamTableFile,
       failOn: options.failOn.map {
         FailOnThreshold(expression: $0.expression, isCrossed: $0.isCrossed(by: comparisons))
       })
-    let directory = try await timed("report") {
-      try ReportWriter.writeRun(
-        summary: summary, comparisons: comparisons, reportsDirectory: options.reportsDirectory,
-        options: try reportOptions())
-    }
-    summary.stageDurations = durations
-    summary.finishedAt = now()
     for statistics in summary.requests {
-      try reader.storeRequestCounters(
+      try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
     }
-    try reader.finishRun(
+    try store.finishRun(
       runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
       summary: RunSummaryCodec.encode(summary))
-    try reader.close()
-    return MigrationOutcome(
-      summary: summary, comparisons: comparisons, reportDirectory: directory, ingest: ingest,
-      backfill: backfill,
-      rejectedTableRows: table?.rejected ?? [])
+    return RecordedRun(
+      summary: summary, comparisons: comparisons, rejectedTableRows: table?.rejected ?? [])
   }
 
-  private func reportOptions() throws -> ReportOptions {
-    var report = ReportOptions()
-    if let salt = options.redactionSalt {
-      report.pseudonymizer = try Pseudonymizer(salt: Array(salt.utf8))
-    }
-    return report
+  /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.
+  ///
+  /// - Parameter run: the run.
+  /// - Returns: the run folder.
+  /// - Throws: `ReportError`, or a redaction salt that cannot be used.
+  public func writeReport(_ run: RecordedRun) throws -> String {
+    try ReportWriter.writeRun(
+      summary: run.summary, comparisons: run.comparisons,
+      reportsDirectory: options.reportsDirectory, options: try options.reportOptions())
   }
 
   // MARK: - Helpers
+
+  private func openStore() throws -> MigrationStore {
+    try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
+  }
+
+  /// How a run without App Store data names the App Store.
+  static let noAppStore = AppStoreSource(
+    isSimulated: false, description: "no App Store (nothing was backfilled)", environment: "")
+
+  /// The run's legacy input counts: this run's ingest, or the store's totals when the inputs
+  /// had been ingested before (so a rerun reports the same counts as the first run).
+  static func inputs(ingest: IngestSummary?, store: MigrationStore, accounts: Int) throws
+    -> RunInputs
+  {
+    if let ingest {
+      return RunInputs(
+        recordsRead: ingest.recordsRead, recordsAccepted: ingest.accepted,
+        recordsQuarantined: ingest.quarantined, accounts: accounts)
+    }
+    let totals = try store.legacyTotals()
+    let quarantined = totals.quarantinedByReason.values.reduce(0, +)
+    return RunInputs(
+      recordsRead: totals.records + quarantined, recordsAccepted: totals.records,
+      recordsQuarantined: quarantined, accounts: accounts)
+  }
 
   /// `20251101T000000Z-3f9a`: the start instant, and a random suffix so two runs started in the
   /// same second do not collide.
@@ -178,6 +226,16 @@ public struct MigrationRunner: Sendable {
 
   static func fileName(_ path: String) -> String {
     URL(fileURLWithPath: path).lastPathComponent
+  }
+
+  static func rows(of table: CurrentEntitlementsReader.Table) -> [CurrentEntitlementRow] {
+    table.rows.flatMap { account, rows in
+      rows.map {
+        CurrentEntitlementRow(
+          accountId: account, productId: $0.productId, status: $0.status.rawValue,
+          expiresMilliseconds: $0.expiresAt?.millisecondsSince1970)
+      }
+    }.sorted { ($0.accountId, $0.productId) < ($1.accountId, $1.productId) }
   }
 
   static func row(_ comparison: AccountComparison) -> ComparisonRow {

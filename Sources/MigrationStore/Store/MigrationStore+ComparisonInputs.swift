@@ -13,6 +13,17 @@ extension MigrationStore {
     return ids
   }
 
+  /// Whether the store holds an account.
+  ///
+  /// - Parameter accountId: the account.
+  /// - Returns: `true` when it was ingested.
+  /// - Throws: `SQLiteError`.
+  public func hasAccount(_ accountId: String) throws -> Bool {
+    try database.firstRow(
+      "SELECT 1 FROM accounts WHERE account_id = ?", binding: accountId
+    ) { _ in true } ?? false
+  }
+
   /// Everything stored for one account.
   ///
   /// - Parameter accountId: the account.

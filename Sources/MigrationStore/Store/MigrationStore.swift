@@ -15,7 +15,9 @@ public final class MigrationStore {
   /// Every schema migration, in order.
   static let migrator: SchemaMigrator = {
     do {
-      return try SchemaMigrator(migrations: [SchemaV1.migration, SchemaV2.migration])
+      return try SchemaMigrator(migrations: [
+        SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
+      ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every
       // test run would hit at once.

@@ -71,7 +71,7 @@ struct IngestCommand: AsyncParsableCommand {
     if json {
       print(IngestSummaryRenderer.json(summary, style: .pretty))
     } else {
-      print(IngestSummaryRenderer.text(summary, storePath: store.db), terminator: "")
+      print(IngestSummaryRenderer.text(summary, storePath: store.path()), terminator: "")
     }
     if !summary.isClean {
       throw ToolFailure.incomplete(

@@ -1,22 +1,53 @@
 import ArgumentParsing
 import Chronology
 import Foundation
+import MigrationPipeline
 import MigrationStore
 
-/// The `--db` option every stage shares.
+/// The `--db` option every stage shares. Without it, a command uses
+/// `.receipt-migrate/state.sqlite` when App Store credentials are configured and
+/// `.receipt-migrate/simulated.sqlite` when they are not (the embedded simulator's runs), so the
+/// sample's simulated data and a team's real data never share a file by accident.
 struct StoreOptions: ParsableArguments {
-  @Option(help: ArgumentHelp("The migration database.", valueName: "path"))
-  var db: String = MigrationStore.defaultPath
+  @Option(
+    help: ArgumentHelp(
+      "The migration database (default: .receipt-migrate/state.sqlite with App Store "
+        + "credentials, .receipt-migrate/simulated.sqlite without).",
+      valueName: "path"))
+  var db: String?
+
+  /// The store when no App Store credentials are configured.
+  static let simulatedPath = ".receipt-migrate/simulated.sqlite"
+
+  /// The store file: `--db`, or the default for the configuration.
+  ///
+  /// - Parameter config: the `--config` file, if the command has one.
+  func path(config: String? = nil) -> String {
+    if let db { return db }
+    return ToolConfiguration.credentialsConfigured(
+      file: config, environment: ProcessInfo.processInfo.environment)
+      ? MigrationStore.defaultPath : Self.simulatedPath
+  }
 
   /// Opens the store, mapping "not ours" and "newer schema" to configuration errors (exit 3).
-  func openStore(readOnly: Bool = false) throws -> MigrationStore {
+  func openStore(config: String? = nil, readOnly: Bool = false) throws -> MigrationStore {
+    try Self.open(path(config: config), readOnly: readOnly)
+  }
+
+  /// Opens a store file, mapping "not ours" and "newer schema" to configuration errors.
+  static func open(_ path: String, readOnly: Bool = false) throws -> MigrationStore {
+    if readOnly && !FileManager.default.fileExists(atPath: path) {
+      throw ToolFailure.configuration(
+        "the database \(path) does not exist; run receipt-migrate migrate first, or name "
+          + "another with --db")
+    }
     do {
       return try MigrationStore(
-        path: db, readOnly: readOnly, now: { WallClock.now().millisecondsSince1970 })
+        path: path, readOnly: readOnly, now: { WallClock.now().millisecondsSince1970 })
     } catch let error as SchemaMigrationError {
       throw ToolFailure.configuration("\(error)")
     } catch let error as SQLiteError {
-      throw ToolFailure.configuration("cannot open the database: \(error)")
+      throw ToolFailure.configuration("cannot open the database \(path): \(error)")
     }
   }
 }

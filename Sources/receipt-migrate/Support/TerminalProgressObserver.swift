@@ -15,6 +15,11 @@ final class TerminalProgressObserver: ProgressObserver {
     var pendingBytes: Int64 = 0
   }
 
+  /// The counters each stage shows from the start, even at zero.
+  private static let counters = [
+    "ingest": ["quarantined"], "backfill": ["requests", "429s", "retries", "failures"],
+  ]
+
   init(logInterval: Duration = .seconds(10)) {
     self.logInterval = logInterval
   }
@@ -24,7 +29,7 @@ final class TerminalProgressObserver: ProgressObserver {
     let meter = ProgressMeter(
       stage: stage, unit: unit == "bytes" ? "MB" : unit,
       total: total.map { Int(($0 + bytesPerUnit - 1) / bytesPerUnit) },
-      counters: stage == "ingest" ? ["quarantined"] : [],
+      counters: Self.counters[stage] ?? [],
       style: .automatic(for: TerminalCapabilities.detect(), logInterval: logInterval))
     meters.withLock { $0[stage] = Meter(meter: meter, bytesPerUnit: bytesPerUnit) }
   }

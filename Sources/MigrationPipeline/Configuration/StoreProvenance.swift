@@ -1,0 +1,78 @@
+import Foundation
+import JSON
+import MigrationReports
+import MigrationStore
+
+/// Which App Store a store's backfilled data came from. The first backfill records it; a later
+/// one against another App Store (Apple after the simulator, another app, another simulated
+/// world) is refused, because the comparison would silently mix two truths.
+public enum StoreProvenance {
+  /// Records the App Store for a store that has none yet, or checks that it is the same one.
+  ///
+  /// - Parameters:
+  ///   - store: the store.
+  ///   - source: how reports name the App Store.
+  ///   - identity: ``ConnectedAppStore/identity``.
+  ///   - now: the clock (Unix ms).
+  /// - Throws: ``Mismatch`` when the store holds another App Store's data; `SQLiteError`.
+  public static func claim(
+    _ store: MigrationStore, source: AppStoreSource, identity: String, now: Int64
+  ) throws {
+    let stored = try store.claimProperty(
+      MigrationStore.appStorePropertyName, value: encode(source, identity: identity), now: now)
+    guard let recorded = decode(stored), recorded.identity == identity else {
+      throw Mismatch(
+        path: store.path, recorded: decode(stored)?.source.description ?? stored,
+        requested: source.description)
+    }
+  }
+
+  /// The App Store recorded for a store, or `nil` before its first backfill.
+  ///
+  /// - Parameter store: the store.
+  /// - Returns: how reports name it.
+  /// - Throws: `SQLiteError`.
+  public static func recorded(in store: MigrationStore) throws -> AppStoreSource? {
+    try store.property(MigrationStore.appStorePropertyName).flatMap(decode)?.source
+  }
+
+  /// A store holds another App Store's data.
+  public struct Mismatch: Error, CustomStringConvertible {
+    /// The store file.
+    public var path: String
+    /// The App Store its data came from.
+    public var recorded: String
+    /// The App Store this run talks to.
+    public var requested: String
+
+    /// Says what to do.
+    public var description: String {
+      "the database \(path) holds data from \(recorded), but this run talks to \(requested); "
+        + "use another --db (a store never mixes two App Stores' answers)"
+    }
+  }
+
+  static func encode(_ source: AppStoreSource, identity: String) -> String {
+    var writer = JSONWriter()
+    writer.beginObject()
+    writer.field("identity", identity)
+    writer.field("simulated", source.isSimulated)
+    writer.field("description", source.description)
+    writer.field("environment", source.environment)
+    writer.endObject()
+    return writer.string
+  }
+
+  static func decode(_ text: String) -> (source: AppStoreSource, identity: String)? {
+    guard let value = try? JSONValue(parsing: Array(text.utf8)),
+      let identity = value["identity"]?.stringValue
+    else { return nil }
+    return (
+      AppStoreSource(
+        isSimulated: value["simulated"]?.boolValue ?? false,
+        description: value["description"]?.stringValue ?? identity,
+        environment: value["environment"]?.stringValue ?? ""),
+      identity
+    )
+  }
+}

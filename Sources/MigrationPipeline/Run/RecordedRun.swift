@@ -1,0 +1,42 @@
+import Entitlements
+import MigrationReports
+
+/// A comparison run recorded in the store: its summary and every account's comparison.
+public struct RecordedRun: Sendable {
+  /// The run's summary, as reports show it and as the store keeps it.
+  public var summary: RunSummary
+  /// Every account's comparison, by account id.
+  public var comparisons: [AccountComparison]
+  /// Rows of the team table that were rejected (line and reason); empty when none was read.
+  public var rejectedTableRows: [(line: Int, reason: String)]
+
+  /// Creates a recorded run.
+  ///
+  /// - Parameters:
+  ///   - summary: the summary.
+  ///   - comparisons: the comparisons.
+  ///   - rejectedTableRows: the team table's rejected rows.
+  public init(
+    summary: RunSummary, comparisons: [AccountComparison],
+    rejectedTableRows: [(line: Int, reason: String)] = []
+  ) {
+    self.summary = summary
+    self.comparisons = comparisons
+    self.rejectedTableRows = rejectedTableRows
+  }
+
+  /// Accounts whose ids could not be resolved.
+  public var unresolvedAccounts: Int { comparisons.count { $0.category == .unresolved } }
+
+  /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
+  /// when inputs were quarantined, team-table rows rejected or accounts left unresolved, else 0.
+  public var exitStatus: Int32 {
+    if summary.failOn?.isCrossed == true { return 1 }
+    if unresolvedAccounts > 0 || summary.inputs.recordsQuarantined > 0
+      || !rejectedTableRows.isEmpty
+    {
+      return 4
+    }
+    return 0
+  }
+}

@@ -1,0 +1,95 @@
+import Entitlements
+import MigrationReports
+import MigrationStore
+
+/// A finished run read back from the store, recomputable without the network: `report` rebuilds
+/// its report from it and `explain` shows one of its accounts.
+///
+/// The comparisons are computed again from the stored inputs with the run's recipe (instant,
+/// catalogue, team table); the store also keeps the classification the run made, so a
+/// recomputation can say how many accounts classify differently now (when a later backfill
+/// brought new data).
+public struct StoredRun: Sendable {
+  /// The run's stored row.
+  public var row: RunRow
+  /// What the run compared.
+  public var recipe: RunRecipe
+  /// The run's summary as its report showed it.
+  public var summary: RunSummary
+
+  /// Reads a run.
+  ///
+  /// - Parameters:
+  ///   - store: the store.
+  ///   - id: the run id, or `nil` for the most recent run.
+  /// - Returns: the run.
+  /// - Throws: ``RunRecipe/Failure`` when there is no such run or it never finished;
+  ///   `SQLiteError`.
+  public static func load(from store: MigrationStore, id: String?) throws -> StoredRun {
+    guard let row = try store.run(id) else {
+      throw RunRecipe.Failure(
+        description: id.map { "the database \(store.path) has no run \($0)" }
+          ?? "the database \(store.path) has no run yet; run receipt-migrate migrate first")
+    }
+    guard let text = row.summary else {
+      throw RunRecipe.Failure(
+        description:
+          "the run \(row.id) did not finish (it was interrupted before its comparisons were "
+          + "recorded); run receipt-migrate migrate again")
+    }
+    return StoredRun(
+      row: row, recipe: try RunRecipe.read(row), summary: try RunSummaryCodec.decode(text))
+  }
+
+  /// Every account's comparison, computed again from the store.
+  ///
+  /// - Parameters:
+  ///   - store: the store.
+  ///   - observer: where progress goes.
+  /// - Returns: the comparisons, by account id.
+  /// - Throws: `SQLiteError`, or a stored value that cannot be read back.
+  public func comparisons(store: MigrationStore, observer: (any ProgressObserver)? = nil) throws
+    -> [AccountComparison]
+  {
+    try CompareStage(
+      store: store, options: try recipe.compareOptions(store: store, runId: row.id),
+      observer: observer
+    ).run()
+  }
+
+  /// One account's comparison, computed again from the store.
+  ///
+  /// - Parameters:
+  ///   - accountId: the account.
+  ///   - store: the store.
+  /// - Returns: the comparison, or `nil` when the store has no such account.
+  /// - Throws: `SQLiteError`, or a stored value that cannot be read back.
+  public func comparison(of accountId: String, store: MigrationStore) throws -> AccountComparison? {
+    guard try store.hasAccount(accountId) else { return nil }
+    return try CompareStage(
+      store: store, options: try recipe.compareOptions(store: store, runId: row.id)
+    ).compare(accountId: accountId)
+  }
+
+  /// Accounts whose recomputed classification differs from the one the run recorded.
+  ///
+  /// - Parameters:
+  ///   - comparisons: the recomputed comparisons.
+  ///   - store: the store.
+  /// - Returns: the account ids, sorted.
+  /// - Throws: `SQLiteError`.
+  public func changedAccounts(_ comparisons: [AccountComparison], store: MigrationStore) throws
+    -> [String]
+  {
+    let recorded = Dictionary(
+      try store.comparisons(runId: row.id).map { ($0.accountId, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var changed = Set(recorded.keys).symmetricDifference(comparisons.map(\.accountId))
+    for comparison in comparisons {
+      if let row = recorded[comparison.accountId], row != MigrationRunner.row(comparison) {
+        changed.insert(comparison.accountId)
+      }
+    }
+    return changed.sorted()
+  }
+}

@@ -1,0 +1,128 @@
+import Entitlements
+import Terminal
+
+/// Renders a run's headline for the terminal: what `receipt-migrate migrate` and `compare`
+/// print when they finish — where the App Store answers came from, the accounts by impact and
+/// by category, the team table's categories, the requests, and where the report is.
+///
+/// Like every renderer here it reads no clock and writes every value from data through a filter
+/// that shows control characters as escapes.
+public enum RunSummaryTerminalRenderer {
+  /// The headline as aligned text.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - comparisons: one comparison per account.
+  ///   - reportDirectory: where the report was written, if it was.
+  /// - Returns: the text, ending with a newline.
+  public static func render(
+    summary: RunSummary, comparisons: [AccountComparison], reportDirectory: String? = nil
+  ) -> String {
+    let statistics = ReportStatistics(comparisons: comparisons, topExplanationCount: 3)
+    let total = statistics.accounts
+    var lines: [String] = []
+    if summary.appStore.isSimulated {
+      lines.append("SIMULATED App Store: every App Store answer came from the built-in simulator.")
+    }
+    lines.append(
+      "Run \(t(summary.runId)): old receipt logic vs the App Store Server API, "
+        + "\(ReportFormatting.accounts(total)) as of \(summary.asOf.iso8601)")
+    lines.append("App Store: \(t(summary.appStore.description))")
+    lines.append("")
+
+    var impacts = TextTable(columns: [
+      .init("Accounts"), .init("Count", alignment: .right), .init("Share", alignment: .right),
+    ])
+    impacts.addRow(
+      [
+        "match", ReportFormatting.count(statistics.count(DiscrepancyCategory.match)),
+        ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
+      ])
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      impacts.addRow(
+        [
+          ReportFormatting.headline(impact), ReportFormatting.count(statistics.count(impact)),
+          ReportFormatting.share(statistics.count(impact), of: total),
+        ])
+    }
+    lines.append(indent(impacts.rendered()))
+    lines.append("")
+
+    var categories = TextTable(columns: [
+      .init("Category"), .init("Accounts", alignment: .right), .init("Share", alignment: .right),
+      .init("Impact"),
+    ])
+    for category in DisplayOrder.categories where statistics.count(category) > 0 {
+      let count = statistics.count(category)
+      categories.addRow(
+        [
+          category.rawValue, ReportFormatting.count(count),
+          ReportFormatting.share(count, of: total), ReportFormatting.impact(category.impact),
+        ])
+    }
+    lines.append(indent(categories.rendered()))
+
+    if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
+      lines.append("")
+      let file = summary.teamTableFile.map { " (\(t($0)))" } ?? ""
+      lines.append("Your entitlement table\(file) against the App Store:")
+      var table = TextTable(columns: [
+        .init("Table category"), .init("Accounts", alignment: .right),
+      ])
+      for category in DisplayOrder.categories where statistics.tableCount(category) > 0 {
+        table.addRow(
+          [category.rawValue, ReportFormatting.count(statistics.tableCount(category))])
+      }
+      lines.append(indent(table.rendered()))
+    }
+
+    lines.append("")
+    let requests = RequestTotals(summary.requests)
+    if summary.requests.isEmpty {
+      lines.append("Requests: none sent by this run.")
+    } else {
+      let byEndpoint = summary.requests.map {
+        "\(t($0.endpoint)) \(ReportFormatting.count($0.requests))"
+      }.joined(separator: ", ")
+      lines.append(
+        "Requests: \(ReportFormatting.count(requests.requests)) (\(byEndpoint)); "
+          + "\(ReportFormatting.count(requests.retries)) retries, "
+          + "\(ReportFormatting.count(requests.rateLimited)) 429s, "
+          + "\(ReportFormatting.count(requests.failures)) failed")
+    }
+    let inputs = summary.inputs
+    lines.append(
+      "Legacy records: \(ReportFormatting.count(inputs.recordsRead)) read, "
+        + "\(ReportFormatting.count(inputs.recordsAccepted)) accepted, "
+        + "\(ReportFormatting.count(inputs.recordsQuarantined)) quarantined")
+    if !summary.stageDurations.isEmpty {
+      lines.append(
+        "Stages: "
+          + summary.stageDurations.map {
+            "\(t($0.stage)) \(ReportFormatting.duration(milliseconds: $0.milliseconds))"
+          }.joined(separator: ", "))
+    }
+    if let failOn = summary.failOn {
+      lines.append(
+        failOn.isCrossed
+          ? "Threshold crossed: --fail-on \(t(failOn.expression)); exiting with code 1."
+          : "Within the threshold --fail-on \(t(failOn.expression)).")
+    }
+    if let reportDirectory {
+      lines.append("")
+      lines.append("Report: \(t(reportDirectory))/report.html")
+      lines.append(
+        "        (summary.md, discrepancies.csv, discrepancies.ndjson and run.json beside it)")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func indent(_ text: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(
+      separator: "\n")
+  }
+
+  private static func t(_ text: String) -> String { TerminalText.safe(text) }
+}

@@ -1,0 +1,51 @@
+import ArgumentParsing
+import Chronology
+import MigrationPipeline
+import MigrationReports
+import Terminal
+
+/// `receipt-migrate backfill`: the backfill stage alone.
+struct BackfillCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "backfill",
+    abstract: "Fetch every ingested account's history and statuses from the App Store.",
+    discussion: """
+      For every ingested id: finds its customer, walks the customer's whole transaction history \
+      (v2, ascending, all pages) and fetches all subscription statuses, once per customer. \
+      Every signed value is verified and stored with its revision token. Resumable: rerun it \
+      after an interruption and it finishes the job. Without App Store credentials it talks to \
+      the built-in simulator (--world). Exits 0 when every id was resolved, 3 on a \
+      configuration or authentication error, 4 when some ids failed after retries.
+      """
+  )
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var backfill: BackfillFlags
+  @OptionGroup var appStore: AppStoreOptions
+
+  mutating func validate() throws {
+    try backfill.check()
+  }
+
+  func run() async throws {
+    let choice = try appStore.choice()
+    let connection = try appStore.connect(choice)
+    defer { connection.stop() }
+    connection.announce()
+    let storePath = store.path(config: appStore.config)
+    let runner = MigrationRunner(
+      storePath: storePath, appStore: connection.connected,
+      options: MigrationRunOptions(
+        legacyPaths: [], reportsDirectory: "", asOf: WallClock.now(),
+        backfill: BackfillOptions(
+          concurrency: backfill.concurrency, fetchAppTransactions: backfill.appTransactions,
+          environment: connection.environment)),
+      toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
+    let summary = try await RunFailures.translating { try await runner.backfill() }
+    print(BackfillSummaryRenderer.text(summary, storePath: storePath), terminator: "")
+    if summary.failedIds > 0 {
+      throw ToolFailure.incomplete(
+        "\(summary.failedIds) id(s) failed after retries; run backfill again to retry them.")
+    }
+  }
+}

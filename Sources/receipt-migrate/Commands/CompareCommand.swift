@@ -1,0 +1,59 @@
+import ArgumentParsing
+import Chronology
+import MigrationPipeline
+import MigrationReports
+import MigrationStore
+
+/// `receipt-migrate compare`: the compare stage alone, without the network.
+struct CompareCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "compare",
+    abstract: "Classify every account from what the store holds, and record the run.",
+    discussion: """
+      Compares the old receipt logic with the App Store data already backfilled (and with your \
+      entitlement table, if given), records the run with every account's classification, and \
+      prints its headline; write its report with receipt-migrate report. No network. The \
+      instant defaults to now, or for a store filled from the simulator to the instant of its \
+      latest run (the simulated world's clock). Exits 0, 1 when --fail-on is crossed, 4 when \
+      accounts are unresolved or table rows were rejected.
+      """
+  )
+
+  @OptionGroup var comparison: ComparisonOptions
+  @OptionGroup var store: StoreOptions
+
+  mutating func validate() throws {
+    _ = try comparison.failOnPolicy()
+  }
+
+  func run() async throws {
+    let storePath = store.path()
+    let asOf = try comparison.asOf ?? defaultInstant(storePath: storePath)
+    let runner = MigrationRunner(
+      storePath: storePath, appStore: nil,
+      options: MigrationRunOptions(
+        legacyPaths: [], catalogPath: comparison.catalog,
+        currentEntitlementsPath: comparison.currentEntitlements, reportsDirectory: "",
+        asOf: asOf, failOn: try comparison.failOnPolicy()),
+      toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
+    let run = try await RunFailures.translating { try runner.compare() }
+    print(
+      RunSummaryTerminalRenderer.render(summary: run.summary, comparisons: run.comparisons),
+      terminator: "")
+    print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
+    RejectedRows.print(run.rejectedTableRows)
+    try RunFailures.finish(run)
+  }
+
+  /// Now, or the latest run's instant when the store's App Store data is simulated.
+  private func defaultInstant(storePath: String) throws -> Timestamp {
+    let database = try StoreOptions.open(storePath, readOnly: true)
+    defer { try? database.close() }
+    if try StoreProvenance.recorded(in: database)?.isSimulated == true,
+      let latest = try database.run(nil)
+    {
+      return Timestamp(millisecondsSince1970: latest.asOfMilliseconds)
+    }
+    return WallClock.now()
+  }
+}

@@ -1,0 +1,78 @@
+import ArgumentParsing
+import Entitlements
+import Foundation
+import MigrationPipeline
+import MigrationReports
+import MigrationStore
+
+/// `receipt-migrate explain <account-id>`: one account's comparison with all its evidence.
+struct ExplainCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "explain",
+    abstract: "Show why one account classifies as it does, with the evidence from every side.",
+    discussion: """
+      Recomputes the account's comparison from the store with a run's instant, catalogue and \
+      entitlement table (the most recent run by default) and prints the old and new verdict of \
+      every product, the category and its explanation, the legacy records, the seed ids and \
+      what became of them, and the App Store customers. Accepts a pseudonym from a redacted \
+      report (acct_…) as well. No network. Exits 0, 3 when there is no run, 4 when the \
+      account is not in the store.
+      """
+  )
+
+  @Argument(help: ArgumentHelp("The account id, or its pseudonym.", valueName: "account-id"))
+  var account: String
+
+  @Option(help: ArgumentHelp("The run (default: the most recent).", valueName: "id"))
+  var run: String?
+
+  @Flag(help: "Show pseudonyms instead of account ids and customer keys.")
+  var redact = false
+
+  @OptionGroup var store: StoreOptions
+
+  func run() async throws {
+    let storePath = store.path()
+    let database = try StoreOptions.open(storePath, readOnly: true)
+    defer { try? database.close() }
+    let text = try await RunFailures.translating {
+      let stored = try StoredRun.load(from: database, id: run)
+      let pseudonymizer = try self.pseudonymizer(storePath: storePath)
+      let accountId = try resolve(account, store: database, storePath: storePath)
+      guard let comparison = try stored.comparison(of: accountId, store: database) else {
+        throw ToolFailure.incomplete("the database \(storePath) has no account \"\(account)\"")
+      }
+      return ExplainRenderer.render(
+        comparison, asOf: stored.recipe.asOf, pseudonymizer: redact ? pseudonymizer : nil)
+    }
+    print(text, terminator: "")
+  }
+
+  /// The account id itself, or the account whose pseudonym it is.
+  private func resolve(_ name: String, store database: MigrationStore, storePath: String) throws
+    -> String
+  {
+    guard name.hasPrefix("acct_"), try !database.hasAccount(name),
+      let pseudonymizer = try pseudonymizer(storePath: storePath)
+    else { return name }
+    return try database.accountIds().first { pseudonymizer.pseudonym(forAccount: $0) == name }
+      ?? name
+  }
+
+  /// The store's pseudonymizer, if its salt file exists (it is never created here).
+  private func pseudonymizer(storePath: String) throws -> Pseudonymizer? {
+    let path = RedactionSaltFile.path(forStore: storePath)
+    guard FileManager.default.fileExists(atPath: path) else {
+      if redact {
+        throw ToolFailure.configuration(
+          "--redact needs the store's salt \(path), which a run with --redact creates")
+      }
+      return nil
+    }
+    do {
+      return try Pseudonymizer(salt: Array(try RedactionSaltFile.loadOrCreate(at: path).utf8))
+    } catch {
+      throw ToolFailure.configuration("\(error)")
+    }
+  }
+}

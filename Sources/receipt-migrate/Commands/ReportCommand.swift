@@ -1,0 +1,54 @@
+import ArgumentParsing
+import MigrationPipeline
+import MigrationReports
+import Terminal
+
+/// `receipt-migrate report`: regenerates a run's report from the store, without the network.
+struct ReportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "report",
+    abstract: "Write a run's report again from the store, without the network.",
+    discussion: """
+      Recomputes every account's comparison with the run's own instant, catalogue and \
+      entitlement table, and writes report.html, summary.md, discrepancies.csv, \
+      discrepancies.ndjson and run.json into <reports>/<run id>/, pointing <reports>/latest at \
+      it. When the store changed since the run (a later backfill), the report shows the \
+      accounts as they classify now and the command says how many changed. Exits 0, or 3 \
+      when there is no such run.
+      """
+  )
+
+  @Option(help: ArgumentHelp("The run (default: the most recent).", valueName: "id"))
+  var run: String?
+
+  @OptionGroup var report: ReportFlags
+  @OptionGroup var store: StoreOptions
+
+  func run() async throws {
+    let storePath = store.path()
+    let database = try StoreOptions.open(storePath, readOnly: true)
+    defer { try? database.close() }
+    let written: (directory: String, changed: [String], summary: RunSummary) =
+      try await RunFailures.translating {
+        let stored = try StoredRun.load(from: database, id: run)
+        let comparisons = try stored.comparisons(
+          store: database, observer: TerminalProgressObserver())
+        let options = MigrationRunOptions(
+          legacyPaths: [], reportsDirectory: report.reports, asOf: stored.recipe.asOf,
+          redactionSalt: try report.redactionSalt(storePath: storePath))
+        let directory = try ReportWriter.writeRun(
+          summary: stored.summary, comparisons: comparisons, reportsDirectory: report.reports,
+          options: try options.reportOptions())
+        return (
+          directory, try stored.changedAccounts(comparisons, store: database), stored.summary
+        )
+      }
+    print("Report of run \(written.summary.runId): \(written.directory)/report.html")
+    if !written.changed.isEmpty {
+      StandardError.write(
+        "\(written.changed.count) account(s) classify differently now than when the run was "
+          + "made (the store changed since, for example by a later backfill); the report shows "
+          + "them as they classify now.\n")
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import MigrationPipeline
+import Terminal
+
+/// A connected App Store: Apple's API, or the embedded simulator running in this process.
+struct AppStoreConnection: Sendable {
+  /// The client, how reports name the App Store, and its identity.
+  let connected: ConnectedAppStore
+  /// The embedded simulator, when no credentials are configured.
+  let embedded: EmbeddedAppStore?
+  /// The one environment configured, or `nil` for automatic.
+  let environment: AppStoreEnvironment?
+
+  /// Says plainly, on standard error, when the App Store is simulated.
+  func announce() {
+    guard let embedded else { return }
+    StandardError.write(
+      "receipt-migrate: using the SIMULATED App Store. No App Store credentials are configured, "
+        + "so every App Store answer comes from the built-in simulator seeded from "
+        + "\(embedded.setup.worldDirectory) (world seed \(embedded.setup.world.seed), "
+        + "\(embedded.setup.world.accounts.count) accounts). Set ASC_ISSUER_ID, ASC_KEY_ID, "
+        + "ASC_PRIVATE_KEY_PATH, APP_BUNDLE_ID and APP_STORE_ROOT_CERTIFICATES to talk to Apple.\n"
+    )
+  }
+
+  /// Stops the embedded simulator, if any.
+  func stop() {
+    embedded?.stop()
+  }
+}

@@ -1,0 +1,81 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import ArgumentParsing
+import Foundation
+import MigrationPipeline
+
+/// Which App Store a command talks to: Apple, when credentials are configured (environment
+/// variables or `--config`), else the embedded simulator seeded from `--world`.
+struct AppStoreOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "The configuration file (default: .receipt-migrate/config.json when it exists).",
+      valueName: "file"))
+  var config: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The simulated world used when no App Store credentials are configured.", valueName: "dir"))
+  var world: String = "Legacy/sample"
+
+  /// Apple with its settings, or the embedded simulator.
+  func choice() throws -> AppStoreChoice {
+    do {
+      return try ToolConfiguration.resolve(
+        file: config, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      throw ToolFailure.configuration("\(error)")
+    }
+  }
+
+  /// Connects: builds Apple's client, or starts the embedded simulator and a client for it.
+  ///
+  /// - Parameter choice: what ``choice()`` returned.
+  /// - Returns: the connection; stop it when done.
+  func connect(_ choice: AppStoreChoice) throws -> AppStoreConnection {
+    switch choice {
+    case .apple(let settings):
+      let client: AppStoreServerAPIClient
+      do {
+        client = try AppStoreServerAPIClient(configuration: settings.configuration)
+      } catch {
+        throw ToolFailure.configuration("\(error)")
+      }
+      let environment = settings.environment?.rawValue.lowercased() ?? "auto"
+      return AppStoreConnection(
+        connected: ConnectedAppStore(
+          client: client,
+          source: .init(
+            isSimulated: false,
+            description: "App Store Server API (Apple, environment \(environment))",
+            environment: environment),
+          identity: "apple \(settings.configuration.credentials.bundleId)"),
+        embedded: nil, environment: settings.environment)
+    case .embeddedSimulator:
+      let embedded: EmbeddedAppStore
+      do {
+        embedded = try EmbeddedAppStore.start(worldDirectory: world, now: WallClock.now)
+      } catch {
+        throw ToolFailure.configuration(
+          "no App Store credentials are configured, so receipt-migrate would use the built-in "
+            + "simulator, but it cannot start: \(error)")
+      }
+      let client: AppStoreServerAPIClient
+      do {
+        // The embedded root is the simulator's own: the notice about a root that is not Apple's
+        // would only repeat what the run already says plainly.
+        client = try AppStoreServerAPIClient(
+          configuration: embedded.clientConfiguration, notice: { _ in })
+      } catch {
+        embedded.stop()
+        throw ToolFailure.configuration("\(error)")
+      }
+      return AppStoreConnection(
+        connected: ConnectedAppStore(
+          client: client,
+          source: .init(isSimulated: true, description: embedded.description, environment: "auto"),
+          identity: embedded.identity),
+        embedded: embedded, environment: nil)
+    }
+  }
+}
