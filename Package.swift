@@ -115,6 +115,14 @@ let package = Package(
       dependencies: ["MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology"]
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
+    .testTarget(
+      name: "EndToEndTests",
+      dependencies: [
+        "MigrationPipeline", "AppStoreSimulator", "AppStoreServerAPI", "MigrationStore",
+        "MigrationReports", "Entitlements", "Chronology", "CryptoSupport",
+      ],
+      resources: [.copy("Fixtures")]
+    ),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(
       name: "EntitlementsTests",

@@ -33,8 +33,9 @@ struct ClientRetryTests {
       answer: Answer.error(503, code: 5_030_000), attempts: 3, retryable: true,
       name: "503 unknown code"),
     ErrorCase(
-      answer: Answer.error(429, code: 4_290_000), attempts: 5, retryable: true, name: "429"),
-    ErrorCase(answer: Answer.text(429, ""), attempts: 5, retryable: true, name: "429 without body"),
+      answer: Answer.error(429, code: 4_290_000), attempts: 10, retryable: true, name: "429"),
+    ErrorCase(
+      answer: Answer.text(429, ""), attempts: 10, retryable: true, name: "429 without body"),
     ErrorCase(answer: .failure(.timedOut), attempts: 5, retryable: true, name: "timeout"),
     ErrorCase(answer: .failure(.connectionReset), attempts: 5, retryable: true, name: "reset"),
     ErrorCase(

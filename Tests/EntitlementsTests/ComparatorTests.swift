@@ -167,6 +167,17 @@ struct ComparatorTests {
     #expect(comparator.compare(failed).category == .unresolved)
     #expect(comparator.compare(failed).explanation.contains("5000000 after 3 attempts"))
 
+    // Partial App Store data is never compared: an interrupted backfill is unresolved.
+    var incomplete = base
+    incomplete.customers[0].isComplete = false
+    #expect(comparator.compare(incomplete).category == .unresolved)
+    #expect(comparator.compare(incomplete).explanation.contains("incomplete"))
+
+    var unlinked = base
+    unlinked.customers = []
+    #expect(comparator.compare(unlinked).category == .unresolved)
+    #expect(comparator.compare(unlinked).explanation.contains("not linked"))
+
     var unknown = base
     unknown.seeds = seeds(["100"], outcome: .unknown)
     unknown.customers = []

@@ -13,6 +13,11 @@ public struct RetryPolicy: Sendable, Hashable {
   /// Attempts in total for 5000000 and 5xx answers without a retryable code: 3.
   public var maximumServerErrorAttempts: Int
 
+  /// Attempts in total when the server keeps answering 429: 10. A 429 asks the client to slow
+  /// down, not to give up, and the shared rate limiter slows every request of the endpoint
+  /// down with each one, so a request gets more attempts against it than against failures.
+  public var maximumRateLimitedAttempts: Int
+
   /// The wait before the second attempt, in milliseconds: 500.
   public var initialBackoff: Int64
 
@@ -28,15 +33,18 @@ public struct RetryPolicy: Sendable, Hashable {
   /// - Parameters:
   ///   - maximumAttempts: Attempts in total for retryable failures.
   ///   - maximumServerErrorAttempts: Attempts in total for plain server errors.
+  ///   - maximumRateLimitedAttempts: Attempts in total while the server answers 429.
   ///   - initialBackoff: The first wait, in milliseconds.
   ///   - maximumBackoff: The longest computed wait, in milliseconds.
   ///   - maximumRetryAfterWait: The longest `Retry-After` wait, in milliseconds.
   public init(
-    maximumAttempts: Int = 5, maximumServerErrorAttempts: Int = 3, initialBackoff: Int64 = 500,
+    maximumAttempts: Int = 5, maximumServerErrorAttempts: Int = 3,
+    maximumRateLimitedAttempts: Int = 10, initialBackoff: Int64 = 500,
     maximumBackoff: Int64 = 30_000, maximumRetryAfterWait: Int64 = 15 * 60_000
   ) {
     self.maximumAttempts = maximumAttempts
     self.maximumServerErrorAttempts = maximumServerErrorAttempts
+    self.maximumRateLimitedAttempts = maximumRateLimitedAttempts
     self.initialBackoff = initialBackoff
     self.maximumBackoff = maximumBackoff
     self.maximumRetryAfterWait = maximumRetryAfterWait
@@ -46,7 +54,8 @@ public struct RetryPolicy: Sendable, Hashable {
   public static let standard = RetryPolicy()
 
   /// One attempt, never a retry.
-  public static let never = RetryPolicy(maximumAttempts: 1, maximumServerErrorAttempts: 1)
+  public static let never = RetryPolicy(
+    maximumAttempts: 1, maximumServerErrorAttempts: 1, maximumRateLimitedAttempts: 1)
 
   /// The wait before attempt `attempt` (2 or more) with no `Retry-After`: exponential, capped,
   /// with "equal jitter" (between half and all of the exponential value), so that many clients
@@ -80,7 +89,8 @@ public struct RetryPolicy: Sendable, Hashable {
     switch error.retryClass {
     case .never: return nil
     case .serverError: limit = maximumServerErrorAttempts
-    case .retryable, .rateLimited: limit = maximumAttempts
+    case .retryable: limit = maximumAttempts
+    case .rateLimited: limit = maximumRateLimitedAttempts
     }
     guard attempt < limit else { return nil }
     if let retryAfter = error.retryAfter {

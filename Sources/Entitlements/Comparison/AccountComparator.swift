@@ -113,6 +113,20 @@ public struct AccountComparator: Sendable {
         .unresolved,
         "\(failed.count) of \(input.seeds.count) id(s) could not be resolved: \(reason)")
     }
+    // Partial App Store data is never compared: an interrupted backfill says so.
+    if let incomplete = input.customers.first(where: { !$0.isComplete }) {
+      return finish(
+        .unresolved,
+        "the App Store data of customer \(incomplete.key) is incomplete (an interrupted "
+          + "backfill); run the backfill again")
+    }
+    let resolved = input.seeds.filter { $0.outcome == .found }
+    if input.customers.isEmpty && !resolved.isEmpty {
+      return finish(
+        .unresolved,
+        "\(resolved.count) id(s) were found in the App Store but are not linked to this "
+          + "account's customer (an interrupted backfill); run the backfill again")
+    }
     if input.customers.isEmpty {
       return finish(
         .unknownToAppStore,

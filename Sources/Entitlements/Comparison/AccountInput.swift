@@ -30,15 +30,20 @@ public struct AccountInput: Sendable {
     public var otherAccounts: [String]
     /// What the App Store said.
     public var data: AppStoreCustomerData
+    /// Whether the whole history and the statuses are stored; an interrupted backfill leaves
+    /// a customer incomplete, and an incomplete customer is never compared.
+    public var isComplete: Bool
 
     /// Creates a customer.
     public init(
-      key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData
+      key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData,
+      isComplete: Bool = true
     ) {
       self.key = key
       self.environment = environment
       self.otherAccounts = otherAccounts
       self.data = data
+      self.isComplete = isComplete
     }
   }
 

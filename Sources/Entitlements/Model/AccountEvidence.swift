@@ -40,10 +40,11 @@ public struct AccountEvidence: Hashable, Sendable {
   public struct SeedId: Hashable, Sendable {
     /// What became of an id.
     public enum Outcome: String, Hashable, Sendable {
-      /// The App Store knows it: it led to a customer.
+      /// The App Store knows it: it led to a customer, by its own request or because another
+      /// id's walk already held it. (The store records which; evidence does not, because with
+      /// concurrent requests which id is asked first is a matter of timing, and the same data
+      /// must give the same report.)
       case found
-      /// Another id's history already covered it: no request was needed.
-      case covered
       /// Unknown in both environments (`4040010` twice).
       case unknown
       /// Malformed (`4000006`).

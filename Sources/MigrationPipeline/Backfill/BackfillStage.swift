@@ -138,14 +138,16 @@ public actor BackfillStage {
         if let customer = known.customerId { customersOfIds[id] = customer }
         continue
       }
+      let accounts = group.accountsById[id] ?? []
       if let owner = try store.customerOwning(id) {
         try record(
-          id, "covered", environment: try store.customer(id: owner)?.environment, customer: owner)
+          id, "covered", environment: try store.customer(id: owner)?.environment, customer: owner,
+          accounts: accounts)
         customersOfIds[id] = owner
         continue
       }
       if let customer = try await discover(
-        id, hint: group.environmentHint.flatMap(AppStoreEnvironment.named))
+        id, accounts: accounts, hint: group.environmentHint.flatMap(AppStoreEnvironment.named))
       {
         customersOfIds[id] = customer
       }
@@ -166,8 +168,12 @@ public actor BackfillStage {
   }
 
   /// Asks the App Store for an id's history (production first, or the hinted environment, then
-  /// the other), learns whose it is, and walks it.
-  private func discover(_ id: String, hint: AppStoreEnvironment?) async throws -> Int64? {
+  /// the other), learns whose it is, and walks it. The customer, its first page, the id's
+  /// outcome and the accounts' links are stored in one transaction, so an interruption leaves
+  /// either all of them or none (and the rerun repeats only that request).
+  private func discover(_ id: String, accounts: [String], hint: AppStoreEnvironment?)
+    async throws -> Int64?
+  {
     let resolution: EnvironmentResolution<HistoryResponse>
     do {
       resolution = try await firstPage(of: id, hint: hint)
@@ -179,22 +185,27 @@ public actor BackfillStage {
     let page = resolution.value
     let environment = resolution.environment.rawValue
     let key = Self.customerKey(of: page.transactions.map(\.payload))
-    let claim = try store.claimCustomer(
-      key: key, appTransactionId: page.transactions.first?.payload.appTransactionId,
-      environment: environment,
-      walkTransactionId: id, now: now().millisecondsSince1970)
-    if !claim.isNew {
-      // Another group already walks (or walked) this customer: the page taught nothing new.
-      try record(id, "covered", environment: environment, customer: claim.row.id)
-      return claim.row.id
+    let claim = try store.writeTransaction {
+      let claim = try store.claimCustomer(
+        key: key, appTransactionId: page.transactions.first?.payload.appTransactionId,
+        environment: environment,
+        walkTransactionId: id, now: now().millisecondsSince1970)
+      if claim.isNew {
+        try store.storeHistoryPage(
+          page.transactions.map(Self.row), customerId: claim.row.id, revision: page.revision,
+          isLast: !page.hasMore,
+          now: now().millisecondsSince1970)
+      }
+      // Not new: another group already walks (or walked) this customer; the page taught
+      // nothing new.
+      try record(
+        id, claim.isNew ? "found" : "covered", environment: environment,
+        customer: claim.row.id, accounts: accounts)
+      return claim
     }
+    guard claim.isNew else { return claim.row.id }
     walking.insert(claim.row.id)
     defer { walking.remove(claim.row.id) }
-    try store.storeHistoryPage(
-      page.transactions.map(Self.row), customerId: claim.row.id, revision: page.revision,
-      isLast: !page.hasMore,
-      now: now().millisecondsSince1970)
-    try record(id, "found", environment: environment, customer: claim.row.id)
     if let updated = try store.customer(id: claim.row.id) { try await walk(updated) }
     return claim.row.id
   }
@@ -208,12 +219,15 @@ public actor BackfillStage {
     guard let fixed = options.environment else {
       return try await client.resolvingEnvironment(for: id, hint: hint) {
         environment async throws(AppStoreAPIError) in
-        try await client.transactionHistory(id, environment: environment)
+        try await client.transactionHistory(
+          id, query: Self.historyQuery, environment: environment)
       }
     }
     do {
       return EnvironmentResolution(
-        value: try await client.transactionHistory(id, environment: fixed), environment: fixed)
+        value: try await client.transactionHistory(
+          id, query: Self.historyQuery, environment: fixed),
+        environment: fixed)
     } catch  where error.errorCode == .transactionIdNotFound {
       // One environment only, as configured: an id it does not know is unknown.
       throw AppStoreAPIError(
@@ -231,7 +245,8 @@ public actor BackfillStage {
       let page: HistoryResponse
       do {
         page = try await client.transactionHistory(
-          current.walkTransactionId, revision: current.historyRevision, environment: environment)
+          current.walkTransactionId, query: Self.historyQuery, revision: current.historyRevision,
+          environment: environment)
       } catch {
         if error.errorCode == .invalidRevision {
           // The stored revision is no longer accepted: walk again from the start.
@@ -301,14 +316,22 @@ public actor BackfillStage {
 
   // MARK: - Outcomes
 
+  /// Stores an id's outcome and, when it led to a customer, links the accounts holding the id
+  /// to that customer, in one transaction.
   private func record(
-    _ id: String, _ outcome: String, environment: String?, customer: Int64?, error: String? = nil
+    _ id: String, _ outcome: String, environment: String?, customer: Int64?,
+    accounts: [String] = [], error: String? = nil
   ) throws {
-    try store.storeSeedOutcome(
-      SeedOutcomeRow(
-        originalTransactionId: id, outcome: outcome, environment: environment, customerId: customer,
-        lastError: error),
-      now: now().millisecondsSince1970)
+    try store.writeTransaction {
+      try store.storeSeedOutcome(
+        SeedOutcomeRow(
+          originalTransactionId: id, outcome: outcome, environment: environment,
+          customerId: customer, lastError: error),
+        now: now().millisecondsSince1970)
+      if let customer {
+        for account in accounts { try store.linkAccount(account, toCustomer: customer) }
+      }
+    }
     summary.idOutcomes[outcome, default: 0] += 1
     if outcome == "failed" { observer?.counted(Self.name, "failures", by: 1) }
   }
@@ -337,6 +360,10 @@ public actor BackfillStage {
   }
 
   // MARK: - Mapping
+
+  /// Every transaction, oldest first: the only order whose revision tokens resume a walk and
+  /// serve later incremental syncs.
+  static let historyQuery = HistoryQuery(sort: .ascending)
 
   /// The customer key: the `appTransactionId` every transaction of an Apple Account carries,
   /// else the smallest original transaction id of the first page.

@@ -73,6 +73,11 @@ public struct CompareStage {
 
   // MARK: - From stored rows to comparison inputs
 
+  /// A stored seed outcome as evidence: `covered` (another id's walk held it) is `found`.
+  static func outcome(_ stored: String) -> AccountEvidence.SeedId.Outcome? {
+    stored == "covered" ? .found : AccountEvidence.SeedId.Outcome(rawValue: stored)
+  }
+
   func input(for records: AccountRecords) throws -> AccountInput {
     var responses: [AccountInput.Response] = []
     var evidence: [AccountEvidence.LegacyRecord] = []
@@ -97,8 +102,7 @@ public struct CompareStage {
     let seeds = records.seeds.map { seed in
       AccountEvidence.SeedId(
         id: seed.originalTransactionId, source: seed.source,
-        outcome: seed.outcome.flatMap { AccountEvidence.SeedId.Outcome(rawValue: $0.outcome) }
-          ?? .pending,
+        outcome: seed.outcome.flatMap { Self.outcome($0.outcome) } ?? .pending,
         environment: seed.outcome?.environment, lastError: seed.outcome?.lastError,
         isUnverified: seed.source.hasPrefix("raw_receipt") && seed.source != "raw_receipt_verified")
     }
@@ -119,7 +123,8 @@ public struct CompareStage {
               renewal: try row.renewalJWS.map {
                 try StoredSignedValue.decode($0, as: JWSRenewalInfo.self)
               })
-          }))
+          }),
+        isComplete: customer.row.isHistoryComplete && customer.row.areStatusesComplete)
     }
     return AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,

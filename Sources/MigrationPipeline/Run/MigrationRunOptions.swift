@@ -22,13 +22,16 @@ public struct MigrationRunOptions: Sendable {
   public var failOn: FailOnPolicy?
   /// The salt that pseudonymises account ids in reports, or `nil` for none.
   public var redactionSalt: String?
+  /// The run's id, or `nil` (the default) for one made from the start instant and a random
+  /// suffix; tests fix it to compare reports byte for byte.
+  public var runId: String?
 
   /// Creates options.
   public init(
     legacyPaths: [String], reader: LegacyInputReader.Options = .init(), catalogPath: String? = nil,
     currentEntitlementsPath: String? = nil, reportsDirectory: String, asOf: Timestamp,
     backfill: BackfillOptions = BackfillOptions(), failOn: FailOnPolicy? = nil,
-    redactionSalt: String? = nil
+    redactionSalt: String? = nil, runId: String? = nil
   ) {
     self.legacyPaths = legacyPaths
     self.reader = reader
@@ -39,6 +42,7 @@ public struct MigrationRunOptions: Sendable {
     self.backfill = backfill
     self.failOn = failOn
     self.redactionSalt = redactionSalt
+    self.runId = runId
   }
 
   /// The report options these options stand for.

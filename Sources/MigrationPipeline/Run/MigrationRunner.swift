@@ -118,7 +118,7 @@ public struct MigrationRunner: Sendable {
     ingest: IngestSummary? = nil, startedAt: Timestamp? = nil, earlierStages: [StageDuration] = []
   ) throws -> RecordedRun {
     let started = startedAt ?? now()
-    let runId = Self.runId(startedAt: started)
+    let runId = options.runId ?? Self.runId(startedAt: started)
     let catalogText = try options.catalogPath.map(Self.readText)
     let table = try options.currentEntitlementsPath.map(CurrentEntitlementsReader.read)
     let store = try openStore()

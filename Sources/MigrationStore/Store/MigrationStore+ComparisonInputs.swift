@@ -66,7 +66,8 @@ extension MigrationStore {
     }
     var customerIds: [Int64] = []
     try database.forEachRow(
-      "SELECT customer_id FROM account_customers WHERE account_id = ? ORDER BY customer_id",
+      // By key, not by row id: row ids follow the order concurrent requests happened to finish.
+      "SELECT a.customer_id FROM account_customers a JOIN customers c ON c.id = a.customer_id WHERE a.account_id = ? ORDER BY c.customer_key",
       binding: accountId
     ) {
       customerIds.append(try $0.int64(at: 0))

@@ -1,0 +1,94 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import Entitlements
+import Foundation
+import MigrationPipeline
+import Testing
+
+/// Faults end in success or in a precise per-account failure — never in a silent "match" or
+/// any other category the data does not support — and a rerun without faults heals exactly the
+/// failed accounts.
+@Suite("End to end: faults")
+struct FaultInjectionTests {
+  @Test("5xx, 5000001, retryable 404s, dropped and truncated answers, bad signatures")
+  func faults() async throws {
+    let world = try EndToEnd.world(seed: 23, accounts: 150)
+    let expected = try EndToEnd.expected(world: world)
+    let scratch = try EndToEnd.scratch()
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    let plan = try FaultPlan.parse(
+      faults:
+        "5000000=0.05,5000001=0.05,4040002=0.02,drop=0.03,truncate=0.02,malformed=0.02,"
+        + "bad-signature=0.04",
+      latency: nil)
+    let faulty = try EndToEnd.AppStore(world: world) {
+      $0.faults = plan
+      $0.seed = 7
+    } client: {
+      $0.retryPolicy = EndToEnd.quickRetries
+    }
+    let first = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
+      .run()
+    let injected = faulty.embedded.server.statistics().endpoints.values.reduce(0) {
+      $0 + $1.faults.values.reduce(0, +)
+    }
+    faulty.stop()
+    #expect(injected > 20, "the plan must really inject faults (\(injected) injected)")
+
+    // Every account: exactly its expected category, or unresolved with the reason.
+    var unresolved = 0
+    for comparison in first.run.comparisons {
+      let want = try #require(expected[comparison.accountId])
+      if comparison.category == .unresolved {
+        unresolved += 1
+        let failed = comparison.evidence.seedIds.filter { $0.outcome == .failed }
+        #expect(!failed.isEmpty && failed.allSatisfy { !($0.lastError ?? "").isEmpty })
+        #expect(comparison.explanation.contains("could not be resolved"))
+        continue
+      }
+      #expect(
+        comparison.category.rawValue == want.category,
+        "\(comparison.accountId): \(comparison.category.rawValue), expected \(want.category)")
+    }
+    #expect(unresolved > 0, "bad signatures and exhausted retries must leave some accounts")
+    #expect(first.exitStatus == 4)
+    #expect(first.run.summary.requests.contains { $0.retries > 0 })
+
+    // Without faults, a rerun finishes the job and asks only for what failed.
+    let healthy = try EndToEnd.AppStore(world: world)
+    defer { healthy.stop() }
+    let second = try await EndToEnd.runner(scratch: scratch, appStore: healthy, options: options)
+      .run()
+    let mismatches = try EndToEnd.mismatches(second.run.comparisons, world: world)
+    #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+    #expect(second.exitStatus == 0)
+    let rerunRequests = healthy.embedded.server.statistics().totalRequests
+    #expect(rerunRequests > 0 && rerunRequests < 4 * unresolved + 20)
+  }
+
+  @Test("a 429 storm slows the client down, and the run still ends exactly right")
+  func rateLimitStorm() async throws {
+    let world = try EndToEnd.world(seed: 24, accounts: 40)
+    let scratch = try EndToEnd.scratch()
+    let appStore = try EndToEnd.AppStore(world: world) {
+      $0.rateLimits = SimulatorRateLimits(
+        production: [.transactionHistory: 10, .subscriptionStatuses: 10], sandboxShare: 1)
+    } client: {
+      // The client believes in ten times the rate the server allows, and starts with a burst
+      // of 16 requests against a bucket of 10: 429s come however slow the machine is.
+      $0.rateLimits = RateLimits(
+        production: [.transactionHistory: 100, .subscriptionStatuses: 100], sandboxShare: 1,
+        burst: 16)
+    }
+    defer { appStore.stop() }
+    let outcome = try await EndToEnd.runner(
+      scratch: scratch, appStore: appStore,
+      options: try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    ).run()
+    let rateLimited = outcome.run.summary.requests.reduce(0) { $0 + $1.rateLimited }
+    #expect(rateLimited > 0, "the client's burst must meet the simulator's 10/s")
+    #expect(outcome.backfill.failedIds == 0)
+    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons, world: world)
+    #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+  }
+}

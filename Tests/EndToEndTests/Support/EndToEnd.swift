@@ -1,0 +1,167 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import Chronology
+import CryptoSupport
+import Entitlements
+import Foundation
+import MigrationPipeline
+import MigrationStore
+import Synchronization
+
+/// Worlds, App Stores and runs for the end-to-end tests: the real pipeline, the real simulator
+/// on loopback ports, real SQLite files in a temporary directory.
+enum EndToEnd {
+  /// The repository, located from this file.
+  static let repository = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  /// `Legacy/sample`: the world the embedded default runs against.
+  static let sampleWorld = repository.appendingPathComponent("Legacy/sample").path
+
+  private static let worlds = Mutex<[String: String]>([:])
+  private static let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "end-to-end-\(UUID().uuidString)")
+
+  /// A generated world directory (made once per process and seed).
+  static func world(seed: UInt64, accounts: Int) throws -> String {
+    try worlds.withLock { worlds in
+      let key = "\(seed)-\(accounts)"
+      if let directory = worlds[key] { return directory }
+      let directory = root.appendingPathComponent("world-\(key)").path
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+      let world = WorldGenerator().generate(accounts: accounts, seed: seed)
+      _ = try GeneratedArchive(world: world).write(to: directory)
+      worlds[key] = directory
+      return directory
+    }
+  }
+
+  /// A fresh directory for one test's store and reports.
+  static func scratch() throws -> URL {
+    let directory = root.appendingPathComponent("run-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// `expected.csv`: every account's expected category and table category.
+  static func expected(world: String) throws -> [String: (category: String, table: String)] {
+    let text = try String(contentsOfFile: "\(world)/expected.csv", encoding: .utf8)
+    var rows: [String: (String, String)] = [:]
+    for line in text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      rows[fields[0]] = (fields[1], fields[2])
+    }
+    return rows
+  }
+
+  /// Accounts whose category or table category differs from `expected.csv`, described.
+  static func mismatches(_ comparisons: [AccountComparison], world: String) throws -> [String] {
+    let expected = try expected(world: world)
+    var problems: [String] = []
+    let seen = Set(comparisons.map(\.accountId))
+    for missing in Set(expected.keys).subtracting(seen).sorted() {
+      problems.append("\(missing): expected but not compared")
+    }
+    for comparison in comparisons {
+      guard let want = expected[comparison.accountId] else {
+        problems.append("\(comparison.accountId): compared but not expected")
+        continue
+      }
+      let table = comparison.tableCategory?.rawValue ?? ""
+      if comparison.category.rawValue != want.category || table != want.table {
+        problems.append(
+          "\(comparison.accountId): expected \(want.category)/\(want.table), got "
+            + "\(comparison.category.rawValue)/\(table): \(comparison.explanation)")
+      }
+    }
+    return problems
+  }
+
+  /// Client rate limits far above what the simulator serves, for tests that do not test
+  /// pacing.
+  static let generousLimits = RateLimits(
+    production: Dictionary(uniqueKeysWithValues: Endpoint.allCases.map { ($0, 5_000) }),
+    sandboxShare: 1)
+
+  /// Short retry waits, so that fault tests finish quickly.
+  static let quickRetries = RetryPolicy(initialBackoff: 10, maximumBackoff: 100)
+
+  /// The simulator for a world, and a client for it.
+  struct AppStore {
+    let embedded: EmbeddedAppStore
+    let connected: ConnectedAppStore
+
+    /// Starts the simulator.
+    ///
+    /// - Parameters:
+    ///   - world: the world directory.
+    ///   - configure: changes to the simulator (rate limits are off unless set here).
+    ///   - client: changes to the client configuration (generous limits unless set here).
+    init(
+      world: String, configure: (inout SimulatorConfiguration) -> Void = { _ in },
+      client: (inout ClientConfiguration) -> Void = { _ in }
+    ) throws {
+      embedded = try EmbeddedAppStore.start(worldDirectory: world, now: SystemTime.now) {
+        $0.rateLimits = .off
+        configure(&$0)
+      }
+      var configuration = embedded.clientConfiguration
+      configuration.rateLimits = EndToEnd.generousLimits
+      client(&configuration)
+      connected = ConnectedAppStore(
+        client: try AppStoreServerAPIClient(configuration: configuration, notice: { _ in }),
+        source: .init(isSimulated: true, description: embedded.description, environment: "auto"),
+        identity: embedded.identity)
+    }
+
+    func stop() { embedded.stop() }
+  }
+
+  /// The options of a run over a world's legacy files, catalogue and table, as of its clock.
+  static func options(
+    world: String, reports: URL, runId: String? = nil, concurrency: Int = 16
+  ) throws -> MigrationRunOptions {
+    let setup = try SimulatorSetup.prepare(worldDirectory: world)
+    return MigrationRunOptions(
+      legacyPaths: ["\(world)/receipts.ndjson"],
+      reader: .init(
+        receiptVerifier: try CertificateChainVerifier(trustedRoots: [setup.chain.root.certificate])),
+      catalogPath: "\(world)/products.csv",
+      currentEntitlementsPath: "\(world)/current-entitlements.csv",
+      reportsDirectory: reports.path, asOf: setup.world.now,
+      backfill: BackfillOptions(concurrency: concurrency), runId: runId)
+  }
+
+  /// A runner over a store in `scratch`.
+  static func runner(
+    scratch: URL, appStore: AppStore?, options: MigrationRunOptions,
+    now: @escaping @Sendable () -> Timestamp = SystemTime.now
+  ) -> MigrationRunner {
+    MigrationRunner(
+      storePath: scratch.appendingPathComponent("store.sqlite").path,
+      appStore: appStore?.connected, options: options, toolVersion: "test", now: now)
+  }
+
+  /// Everything the backfill stored, row by row, for comparing two stores (signatures aside:
+  /// ECDSA signs with a random nonce, so the simulator's JWS differ from run to run).
+  static func storedRows(_ path: String) throws -> [String] {
+    let database = try SQLiteDatabase(location: .path(path), mode: .readOnly)
+    defer { try? database.close() }
+    var rows: [String] = []
+    let queries = [
+      "SELECT customer_key || '|' || environment || '|' || history_pages || '|' || history_complete || '|' || statuses_complete FROM customers ORDER BY customer_key",
+      // Which of two ids of one customer is asked first (found) and which is then covered
+      // is a matter of timing between concurrent groups, in any run.
+      "SELECT s.original_transaction_id || '|' || replace(s.outcome, 'covered', 'found') || '|' || coalesce(s.environment, '') || '|' || coalesce(c.customer_key, '') FROM seed_outcomes s LEFT JOIN customers c ON c.id = s.customer_id ORDER BY 1",
+      "SELECT a.account_id || '|' || c.customer_key FROM account_customers a JOIN customers c ON c.id = a.customer_id ORDER BY 1",
+      "SELECT t.transaction_id || '|' || c.customer_key || '|' || coalesce(t.product_id, '') || '|' || coalesce(t.expires_ms, '') || '|' || coalesce(t.revocation_ms, '') FROM transactions t JOIN customers c ON c.id = t.customer_id ORDER BY 1",
+      "SELECT c.customer_key || '|' || s.original_transaction_id || '|' || s.status || '|' || coalesce(s.auto_renew_status, '') FROM subscription_statuses s JOIN customers c ON c.id = s.customer_id ORDER BY 1",
+    ]
+    for query in queries {
+      try database.forEachRow(query) { rows.append(try $0.string(at: 0)) }
+    }
+    return rows
+  }
+}
