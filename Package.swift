@@ -119,9 +119,9 @@ let package = Package(
       name: "EndToEndTests",
       dependencies: [
         "MigrationPipeline", "AppStoreSimulator", "AppStoreServerAPI", "MigrationStore",
-        "MigrationReports", "Entitlements", "Chronology", "CryptoSupport",
+        "MigrationReports", "Entitlements", "Chronology", "CryptoSupport", "GoldenFiles",
       ],
-      resources: [.copy("Fixtures")]
+      exclude: ["Fixtures"]
     ),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(
@@ -140,9 +140,13 @@ let package = Package(
       name: "MigrationReportsTests",
       dependencies: [
         "MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "CryptoSupport", "JSON",
+        "GoldenFiles",
       ],
-      resources: [.copy("Fixtures")]
+      exclude: ["Fixtures"]
     ),
+
+    // Test support shared by test targets: golden files read from the source tree.
+    .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Entitlements
+import GoldenFiles
 import MigrationReports
 import Testing
 
@@ -58,5 +59,25 @@ struct SplitMix64: RandomNumberGenerator {
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
+  }
+}
+
+@Suite("Terminal summary")
+struct TerminalSummaryTests {
+  @Test("migrate's closing summary prints like its golden file, simulated and plain")
+  func simulated() throws {
+    let text = RunSummaryTerminalRenderer.render(
+      summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
+      reportDirectory: "Reports/\(SampleWorld.simulatedSummary.runId)")
+    try Golden.check(Array(text.utf8), against: "terminal/simulated.txt")
+    #expect(text.hasPrefix("SIMULATED App Store"))
+  }
+
+  @Test("control characters in data are shown as escapes, never sent to the terminal")
+  func hostileText() {
+    var summary = SampleWorld.simulatedSummary
+    summary.appStore.description = "evil\u{1B}[2Jstore"
+    let text = RunSummaryTerminalRenderer.render(summary: summary, comparisons: [])
+    #expect(!text.contains("\u{1B}"))
   }
 }

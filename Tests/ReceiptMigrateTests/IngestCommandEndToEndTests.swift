@@ -16,22 +16,35 @@ struct Tool {
     return directory.appendingPathComponent("receipt-migrate")
   }()
 
+  /// The process environment without App Store settings: credentials in the developer's shell
+  /// must not turn a test into a call to Apple.
+  static var hermeticEnvironment: [String: String] {
+    ProcessInfo.processInfo.environment.filter { name, _ in
+      !name.hasPrefix("ASC_") && !name.hasPrefix("APP_STORE_") && name != "APP_BUNDLE_ID"
+        && name != "APP_APPLE_ID"
+    }
+  }
+
   struct Result {
     var status: Int32
     var standardOutput: String
     var standardError: String
   }
 
-  static func run(_ arguments: [String], in directory: URL) throws -> Result {
+  /// Runs the tool to completion.
+  ///
+  /// - Parameters:
+  ///   - arguments: the command line.
+  ///   - directory: the working directory.
+  ///   - environment: variables to set on top of the hermetic environment.
+  static func run(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) throws -> Result {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    // Hermetic: credentials in the developer's shell must not turn a test into a call to Apple.
-    process.environment = ProcessInfo.processInfo.environment.filter { name, _ in
-      !name.hasPrefix("ASC_") && !name.hasPrefix("APP_STORE_") && name != "APP_BUNDLE_ID"
-        && name != "APP_APPLE_ID"
-    }
+    process.environment = hermeticEnvironment.merging(environment) { $1 }
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

@@ -34,8 +34,9 @@ public enum CurrentEntitlementsReader {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw Failure(description: "the current entitlements file \(path) cannot be read")
     }
+    // `isNewline` splits LF, CRLF (one Character in Swift) and CR alike: spreadsheets write CRLF.
     let lines = String(decoding: data, as: UTF8.self).split(
-      separator: "\n", omittingEmptySubsequences: false)
+      omittingEmptySubsequences: false, whereSeparator: \.isNewline)
     guard let header = lines.first else {
       throw Failure(description: "the current entitlements file \(path) is empty")
     }
@@ -95,9 +96,19 @@ public enum CurrentEntitlementsReader {
     var current = ""
     var quoted = false
     var characters = line.makeIterator()
-    while let character = characters.next() {
+    var pending = characters.next()
+    while let character = pending {
+      pending = characters.next()
       if quoted {
-        if character == "\"" { quoted = false } else { current.append(character) }
+        if character != "\"" {
+          current.append(character)
+        } else if pending == "\"" {
+          // A doubled quote inside a quoted field is one quote (RFC 4180).
+          current.append("\"")
+          pending = characters.next()
+        } else {
+          quoted = false
+        }
       } else if character == "\"" {
         quoted = true
       } else if character == "," {

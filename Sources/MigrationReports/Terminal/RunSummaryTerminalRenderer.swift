@@ -86,11 +86,20 @@ public enum RunSummaryTerminalRenderer {
       let byEndpoint = summary.requests.map {
         "\(t($0.endpoint)) \(ReportFormatting.count($0.requests))"
       }.joined(separator: ", ")
+      var statuses: [Int: Int] = [:]
+      for endpoint in summary.requests {
+        statuses.merge(endpoint.errorsByStatus, uniquingKeysWith: +)
+      }
+      // 404s for ids the App Store does not know are answers, not faults: say which they were.
+      let errors = statuses.sorted { $0.key < $1.key }.map {
+        "\($0.key) ×\(ReportFormatting.count($0.value))"
+      }
       lines.append(
         "Requests: \(ReportFormatting.count(requests.requests)) (\(byEndpoint)); "
           + "\(ReportFormatting.count(requests.retries)) retries, "
           + "\(ReportFormatting.count(requests.rateLimited)) 429s, "
-          + "\(ReportFormatting.count(requests.failures)) failed")
+          + "\(ReportFormatting.count(requests.failures)) ended in an error"
+          + (errors.isEmpty ? "" : " (answers: \(errors.joined(separator: ", ")))"))
     }
     let inputs = summary.inputs
     lines.append(

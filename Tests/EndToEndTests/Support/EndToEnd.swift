@@ -99,9 +99,11 @@ enum EndToEnd {
     ///   - world: the world directory.
     ///   - configure: changes to the simulator (rate limits are off unless set here).
     ///   - client: changes to the client configuration (generous limits unless set here).
+    ///   - description: how reports name it; the simulator's own description (which names the
+    ///     world's directory) by default.
     init(
       world: String, configure: (inout SimulatorConfiguration) -> Void = { _ in },
-      client: (inout ClientConfiguration) -> Void = { _ in }
+      client: (inout ClientConfiguration) -> Void = { _ in }, description: String? = nil
     ) throws {
       embedded = try EmbeddedAppStore.start(worldDirectory: world, now: SystemTime.now) {
         $0.rateLimits = .off
@@ -112,7 +114,9 @@ enum EndToEnd {
       client(&configuration)
       connected = ConnectedAppStore(
         client: try AppStoreServerAPIClient(configuration: configuration, notice: { _ in }),
-        source: .init(isSimulated: true, description: embedded.description, environment: "auto"),
+        source: .init(
+          isSimulated: true, description: description ?? embedded.description,
+          environment: "auto"),
         identity: embedded.identity)
     }
 

@@ -1,0 +1,40 @@
+import Chronology
+import Foundation
+import GoldenFiles
+import MigrationReports
+import Testing
+
+/// The report of a whole run over a small fixed world, byte for byte: what the pipeline, the
+/// comparison and the renderers produce together. The world is generated from a fixed seed,
+/// the clock is fixed and the run id is given, so the only variable left is the world's
+/// temporary directory, which is written as `<world>`.
+@Suite("End to end: the report of a small fixed world")
+struct PipelineGoldenTests {
+  static let golden = Golden(
+    directory: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/golden"),
+    target: "EndToEndTests")
+
+  @Test("every report file of a 16-account world matches its golden file")
+  func report() async throws {
+    let world = try EndToEnd.world(seed: 3, accounts: 16)
+    let scratch = try EndToEnd.scratch()
+    let appStore = try EndToEnd.AppStore(
+      world: world, description: "simulated App Store (seed 3, 16 accounts)")
+    defer { appStore.stop() }
+    let instant = try #require(Timestamp(parsing: "2025-11-01T06:00:00Z"))
+    let outcome = try await EndToEnd.runner(
+      scratch: scratch, appStore: appStore,
+      options: try EndToEnd.options(
+        world: world, reports: scratch.appendingPathComponent("reports"), runId: "golden"),
+      now: { instant }
+    ).run()
+    #expect(try EndToEnd.mismatches(outcome.run.comparisons, world: world).isEmpty)
+    for name in ReportWriter.fileNames {
+      let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(outcome.reportDirectory)/\(name)"))
+      let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
+        of: world, with: "<world>")
+      try Self.golden.check(Array(text.utf8), against: "seed-3/\(name)")
+    }
+  }
+}

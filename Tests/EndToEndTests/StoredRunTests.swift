@@ -1,0 +1,50 @@
+import AppStoreSimulator
+import Foundation
+import MigrationPipeline
+import MigrationStore
+import Testing
+
+/// A recorded run is recomputed from the store without the network, and says which accounts
+/// classify differently now than when it was made.
+@Suite("End to end: recorded runs")
+struct StoredRunTests {
+  @Test("a run recomputes to its own classifications, and a later backfill shows as changes")
+  func recompute() async throws {
+    let world = try EndToEnd.world(seed: 25, accounts: 60)
+    let scratch = try EndToEnd.scratch()
+    let storePath = scratch.appendingPathComponent("store.sqlite").path
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    // Every status answer carries a bad signature: each customer's history is stored, but
+    // no customer completes, so every account with ids stays unresolved.
+    let plan = try FaultPlan.parse(faults: "status:bad-signature=1", latency: nil)
+    let faulty = try EndToEnd.AppStore(world: world) { $0.faults = plan }
+    let first = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
+      .run()
+    faulty.stop()
+    let unresolved = first.run.comparisons.filter { $0.category == .unresolved }.map(\.accountId)
+    try #require(!unresolved.isEmpty, "bad status signatures must leave accounts unresolved")
+
+    let store = try MigrationStore(path: storePath, readOnly: true, now: { 0 })
+    let recorded = try StoredRun.load(from: store, id: first.run.summary.runId)
+    #expect(recorded.summary == first.run.summary)
+    let again = try recorded.comparisons(store: store)
+    #expect(again.map(\.explanation) == first.run.comparisons.map(\.explanation))
+    #expect(try recorded.changedAccounts(again, store: store).isEmpty)
+    let one = try #require(first.run.comparisons.first)
+    #expect(try recorded.comparison(of: one.accountId, store: store)?.category == one.category)
+    #expect(try recorded.comparison(of: "no-such-account", store: store) == nil)
+    #expect(throws: RunRecipe.Failure.self) { try StoredRun.load(from: store, id: "no-such-run") }
+    try store.close()
+
+    // A healthy backfill later: the same run, recomputed, now differs exactly where it failed.
+    let healthy = try EndToEnd.AppStore(world: world)
+    defer { healthy.stop() }
+    _ = try await EndToEnd.runner(scratch: scratch, appStore: healthy, options: options).backfill()
+    let later = try MigrationStore(path: storePath, readOnly: true, now: { 0 })
+    defer { try? later.close() }
+    let reloaded = try StoredRun.load(from: later, id: nil)
+    #expect(reloaded.row.id == first.run.summary.runId, "the latest run is the default")
+    let changed = try reloaded.changedAccounts(try reloaded.comparisons(store: later), store: later)
+    #expect(changed == unresolved.sorted())
+  }
+}

@@ -1,0 +1,154 @@
+import Chronology
+import Entitlements
+import Foundation
+import MigrationPipeline
+import MigrationReports
+import MigrationStore
+import Testing
+
+@Suite("Run configuration: App Store choice, --fail-on, the team table, the salt, provenance")
+struct RunConfigurationTests {
+  static let credentials = [
+    "ASC_ISSUER_ID": "3c5b1f0e-6a2d-4e8b-9f71-0d4c2b8a6e13", "ASC_KEY_ID": "SIMKEY0001",
+    "ASC_PRIVATE_KEY_PATH": "/nonexistent/key.p8", "APP_BUNDLE_ID": "com.example.app",
+  ]
+
+  @Test("no credentials anywhere means the embedded simulator")
+  func embeddedDefault() throws {
+    let directory = try temporaryDirectory()
+    let choice = try ToolConfiguration.resolve(
+      file: nil, environment: ["HOME": directory.path, "APP_STORE_ENVIRONMENT": "sandbox"])
+    guard case .embeddedSimulator = choice else {
+      Issue.record("expected the embedded simulator, got \(choice)")
+      return
+    }
+    #expect(!ToolConfiguration.credentialsConfigured(file: nil, environment: [:]))
+    #expect(ToolConfiguration.credentialsConfigured(file: nil, environment: Self.credentials))
+  }
+
+  @Test("credentials are read and checked: an unreadable key names the variable")
+  func appleChoice() throws {
+    #expect {
+      try ToolConfiguration.resolve(file: nil, environment: Self.credentials)
+    } throws: { error in
+      "\(error)".contains("ASC_PRIVATE_KEY_PATH") || "\(error)".contains("key.p8")
+    }
+    #expect {
+      try ToolConfiguration.resolve(file: nil, environment: ["ASC_ISSUER_ID": "x"])
+    } throws: { error in "\(error)".contains("ASC_KEY_ID") }
+  }
+
+  @Test("the configuration file: members map to variables; unknown members and bad JSON refused")
+  func configurationFile() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("config.json")
+    try Data(#"{"issuer_id": "abc", "root_certificates": ["a.pem", "b.pem"]}"#.utf8).write(to: file)
+    #expect(ToolConfiguration.credentialsConfigured(file: file.path, environment: [:]))
+    #expect {
+      try ToolConfiguration.resolve(file: file.path, environment: [:])
+    } throws: { error in "\(error)".contains("ASC_KEY_ID") }
+
+    try Data(#"{"issuer": "abc"}"#.utf8).write(to: file)
+    #expect {
+      try ToolConfiguration.resolve(file: file.path, environment: [:])
+    } throws: { error in "\(error)".contains("unknown member \"issuer\"") }
+    try Data("{".utf8).write(to: file)
+    #expect {
+      try ToolConfiguration.resolve(file: file.path, environment: [:])
+    } throws: { error in "\(error)".contains("not valid JSON") }
+    #expect {
+      try ToolConfiguration.resolve(
+        file: directory.appendingPathComponent("missing.json").path, environment: [:])
+    } throws: { error in "\(error)".contains("does not exist") }
+  }
+
+  @Test("--fail-on takes categories, impacts and any, and counts against a threshold")
+  func failOn() throws {
+    let policy = try FailOnPolicy(parsing: "refund_missed, gains_access", threshold: 1)
+    #expect(policy.categories.contains(.refundMissed))
+    #expect(policy.categories.contains(.staleRenewed))
+    #expect(!policy.categories.contains(.match))
+    #expect(policy.description == "refund_missed, gains_access > 1")
+    let any = try FailOnPolicy(parsing: "any")
+    #expect(any.categories == Set(DiscrepancyCategory.allCases).subtracting([.match]))
+    #expect(throws: FailOnPolicy.Failure.self) { try FailOnPolicy(parsing: "refunds") }
+    #expect(throws: FailOnPolicy.Failure.self) { try FailOnPolicy(parsing: " , ") }
+  }
+
+  @Test("the team table: columns by name, CRLF, quotes, aliases, and rejected rows by line")
+  func teamTable() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("table.csv")
+    let text = [
+      "status,expires_at,product_id,account_id",
+      "active,2025-12-01T00:00:00Z,pro.monthly,a1",
+      "entitled,,\"lifetime, \"\"deluxe\"\"\",a2",
+      "sleeping,,pro.monthly,a3",
+      "expired,yesterday,pro.monthly,a4",
+      "revoked,,,a5",
+      "",
+    ].joined(separator: "\r\n")
+    try Data(text.utf8).write(to: file)
+    let table = try CurrentEntitlementsReader.read(file.path)
+    #expect(table.rowsRead == 5)
+    #expect(table.rows["a1"]?.first?.status == .active)
+    #expect(
+      table.rows["a1"]?.first?.expiresAt == Timestamp(parsing: "2025-12-01T00:00:00Z"))
+    #expect(table.rows["a2"]?.first?.productId == "lifetime, \"deluxe\"")
+    #expect(table.rows["a2"]?.first?.status == .active)
+    #expect(table.rejected.map(\.line) == [4, 5, 6])
+    #expect(table.rejected[0].reason.contains("sleeping"))
+
+    try Data("account,product\n".utf8).write(to: file)
+    #expect(throws: CurrentEntitlementsReader.Failure.self) {
+      try CurrentEntitlementsReader.read(file.path)
+    }
+  }
+
+  @Test("the redaction salt is made once, owner-only, and then read back unchanged")
+  func redactionSalt() throws {
+    let directory = try temporaryDirectory()
+    let path = RedactionSaltFile.path(forStore: directory.appendingPathComponent("s.sqlite").path)
+    let first = try RedactionSaltFile.loadOrCreate(at: path)
+    #expect(first.utf8.count == 64)
+    #expect(try RedactionSaltFile.loadOrCreate(at: path) == first)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]
+    #expect((mode as? NSNumber)?.intValue == 0o600)
+    try Data("short".utf8).write(to: URL(fileURLWithPath: path))
+    #expect(throws: RedactionSaltFile.Failure.self) { try RedactionSaltFile.loadOrCreate(at: path) }
+  }
+
+  @Test("a store remembers its App Store and refuses another")
+  func provenance() throws {
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    #expect(try StoreProvenance.recorded(in: store) == nil)
+    let simulated = AppStoreSource(
+      isSimulated: true, description: "simulated App Store (world A)", environment: "auto")
+    try StoreProvenance.claim(store, source: simulated, identity: "simulator a", now: 1)
+    try StoreProvenance.claim(store, source: simulated, identity: "simulator a", now: 2)
+    #expect(try StoreProvenance.recorded(in: store) == simulated)
+    let apple = AppStoreSource(isSimulated: false, description: "Apple", environment: "auto")
+    #expect {
+      try StoreProvenance.claim(store, source: apple, identity: "apple com.example", now: 3)
+    } throws: { error in
+      "\(error)".contains("simulated App Store (world A)") && "\(error)".contains("--db")
+    }
+  }
+
+  @Test("the backfill summary says what became of the ids and the requests")
+  func backfillSummary() {
+    var summary = BackfillSummary()
+    summary.groups = 3
+    summary.customers = 2
+    summary.historyPages = 4
+    summary.statusCalls = 2
+    summary.idOutcomes = ["found": 2, "covered": 1, "failed": 1]
+    let text = BackfillSummaryRenderer.text(summary, storePath: "s.sqlite")
+    #expect(text.hasPrefix("Backfilled 3 group(s) of ids in 0.00 s: 2 customer(s) completed"))
+    #expect(text.contains("failed after retries (run backfill again)        1\n"))
+    #expect(text.contains("The store s.sqlite holds it all"))
+    #expect(
+      BackfillSummaryRenderer.text(BackfillSummary(), storePath: "s").contains(
+        "every one was resolved by an earlier run"))
+  }
+}
