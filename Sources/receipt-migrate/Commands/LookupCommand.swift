@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import ArgumentParsing
 import Foundation
+import MigrationPipeline
 
 /// `receipt-migrate lookup`: one customer's history and statuses from the configured App Store.
 struct LookupCommand: AsyncParsableCommand {
@@ -21,12 +22,28 @@ struct LookupCommand: AsyncParsableCommand {
   @Flag(help: "Print JSON instead of a summary.")
   var json = false
 
+  @Option(
+    help: ArgumentHelp(
+      "The configuration file (default: .receipt-migrate/config.json when it exists).",
+      valueName: "file"))
+  var config: String?
+
   func run() async throws {
     let settings: LookupSettings
     let client: AppStoreServerAPIClient
     do {
-      settings = try LookupSettings.read(from: ProcessInfo.processInfo.environment)
+      let choice = try ToolConfiguration.resolve(
+        file: config, environment: ProcessInfo.processInfo.environment)
+      guard case .apple(let configured) = choice else {
+        throw ToolFailure.configuration(
+          "lookup needs App Store credentials: set ASC_ISSUER_ID, ASC_KEY_ID, "
+            + "ASC_PRIVATE_KEY_PATH and APP_BUNDLE_ID (receipt-migrate simulator serve prints "
+            + "them for a simulated world)")
+      }
+      settings = configured
       client = try AppStoreServerAPIClient(configuration: settings.configuration)
+    } catch let failure as ToolFailure {
+      throw failure
     } catch {
       throw ToolFailure.configuration("\(error)")
     }

@@ -3,7 +3,8 @@ import MigrationPipeline
 
 /// How the backfill runs: shared by `migrate` and `backfill`.
 struct BackfillFlags: ParsableArguments {
-  @Option(help: "How many groups of ids are worked on at once (1 to 256).")
+  @Option(
+    help: ArgumentHelp("How many groups of ids are worked on at once (1 to 256).", valueName: "n"))
   var concurrency: Int = 32
 
   @Flag(help: "Also fetch every customer's app transaction (one more request per customer).")

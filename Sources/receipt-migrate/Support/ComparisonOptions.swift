@@ -28,7 +28,9 @@ struct ComparisonOptions: ParsableArguments {
         + "changes_terms, needs_attention, any).", valueName: "list"))
   var failOn: String?
 
-  @Option(help: "How many --fail-on accounts are tolerated before exiting 1.")
+  @Option(
+    help: ArgumentHelp(
+      "How many --fail-on accounts are tolerated before exiting 1.", valueName: "n"))
   var failThreshold: Int = 0
 
   /// The `--fail-on` policy, checked.
