@@ -19,6 +19,18 @@ enum ReportFormatting {
     return NumberFormatting.percent(Double(part) / Double(total), fractionDigits: 1)
   }
 
+  /// `342 read, 342 accepted, 0 quarantined`: a run's legacy records.
+  static func records(_ inputs: RunInputs) -> String {
+    "\(count(inputs.recordsRead)) read, \(count(inputs.recordsAccepted)) accepted, "
+      + "\(count(inputs.recordsQuarantined)) quarantined"
+  }
+
+  /// `ingest 0.19 s, backfill 7.31 s`: stage durations, each name passed through `escape`.
+  static func stages(_ durations: [StageDuration], escape: (String) -> String) -> String {
+    durations.map { "\(escape($0.stage)) \(duration(milliseconds: $0.milliseconds))" }
+      .joined(separator: ", ")
+  }
+
   /// `2024-06-15T12:00:00Z`, or `-` when absent.
   static func instant(_ timestamp: Timestamp?) -> String { timestamp?.iso8601 ?? "-" }
 

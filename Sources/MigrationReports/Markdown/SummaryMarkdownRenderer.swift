@@ -117,16 +117,10 @@ struct SummaryMarkdownRenderer {
         + "(\(ReportFormatting.duration(milliseconds: summary.durationMilliseconds))), "
         + "receipt-migrate \(md(summary.toolVersion))")
     if !summary.stageDurations.isEmpty {
-      lines.append(
-        "- Stages: "
-          + summary.stageDurations.map {
-            "\(md($0.stage)) \(ReportFormatting.duration(milliseconds: $0.milliseconds))"
-          }.joined(separator: ", "))
+      lines.append("- Stages: " + ReportFormatting.stages(summary.stageDurations, escape: md))
     }
     lines.append(
-      "- Legacy records: \(ReportFormatting.count(inputs.recordsRead)) read, "
-        + "\(ReportFormatting.count(inputs.recordsAccepted)) accepted, "
-        + "\(ReportFormatting.count(inputs.recordsQuarantined)) quarantined; "
+      "- Legacy records: \(ReportFormatting.records(inputs)); "
         + "\(ReportFormatting.count(inputs.accounts)) accounts in the store")
     lines.append("")
     lines.append("## The full report")

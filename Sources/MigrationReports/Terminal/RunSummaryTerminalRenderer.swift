@@ -101,17 +101,9 @@ public enum RunSummaryTerminalRenderer {
           + "\(ReportFormatting.count(requests.failures)) ended in an error"
           + (errors.isEmpty ? "" : " (answers: \(errors.joined(separator: ", ")))"))
     }
-    let inputs = summary.inputs
-    lines.append(
-      "Legacy records: \(ReportFormatting.count(inputs.recordsRead)) read, "
-        + "\(ReportFormatting.count(inputs.recordsAccepted)) accepted, "
-        + "\(ReportFormatting.count(inputs.recordsQuarantined)) quarantined")
+    lines.append("Legacy records: " + ReportFormatting.records(summary.inputs))
     if !summary.stageDurations.isEmpty {
-      lines.append(
-        "Stages: "
-          + summary.stageDurations.map {
-            "\(t($0.stage)) \(ReportFormatting.duration(milliseconds: $0.milliseconds))"
-          }.joined(separator: ", "))
+      lines.append("Stages: " + ReportFormatting.stages(summary.stageDurations, escape: t))
     }
     if let failOn = summary.failOn {
       lines.append(

@@ -28,10 +28,8 @@ struct BackfillCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let choice = try appStore.choice()
-    let connection = try appStore.connect(choice)
+    let connection = try appStore.connectAndAnnounce()
     defer { connection.stop() }
-    connection.announce()
     let storePath = store.path(config: appStore.config)
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected,

@@ -49,10 +49,8 @@ struct MigrateCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let choice = try appStore.choice()
-    let connection = try appStore.connect(choice)
+    let connection = try appStore.connectAndAnnounce()
     defer { connection.stop() }
-    connection.announce()
     let storePath = store.path(config: appStore.config)
     let options = try runOptions(connection: connection, storePath: storePath)
     let runner = MigrationRunner(

@@ -28,6 +28,15 @@ struct AppStoreOptions: ParsableArguments {
     }
   }
 
+  /// Chooses the App Store, connects to it and, when it is simulated, says so on standard error.
+  ///
+  /// - Returns: the connection; stop it when done.
+  func connectAndAnnounce() throws -> AppStoreConnection {
+    let connection = try connect(try choice())
+    connection.announce()
+    return connection
+  }
+
   /// Connects: builds Apple's client, or starts the embedded simulator and a client for it.
   ///
   /// - Parameter choice: what ``choice()`` returned.
