@@ -32,6 +32,12 @@ struct FaultInjectionTests {
     let injected = faulty.embedded.server.statistics().endpoints.values.reduce(0) {
       $0 + $1.faults.values.reduce(0, +)
     }
+    // Retries the faults caused and nothing else: no clean answer was ever asked for twice.
+    let customers = try EndToEnd.storedCustomers(
+      scratch.appendingPathComponent("store.sqlite").path)
+    let clean = EndToEnd.cleanAnswers(faulty.embedded.server.requestLog(), byId: customers.byId)
+    #expect(clean.history == customers.pages)
+    #expect(clean.statuses == customers.pages.mapValues { _ in 1 })
     faulty.stop()
     #expect(injected > 20, "the plan must really inject faults (\(injected) injected)")
 

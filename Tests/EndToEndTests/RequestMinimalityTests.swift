@@ -20,7 +20,8 @@ struct RequestMinimalityTests {
       .run()
     #expect(outcome.backfill.failedIds == 0)
 
-    let customers = try storedCustomers(scratch.appendingPathComponent("store.sqlite").path)
+    let customers = try EndToEnd.storedCustomers(
+      scratch.appendingPathComponent("store.sqlite").path)
     let log = appStore.embedded.server.requestLog()
     let statistics = appStore.embedded.server.statistics()
     #expect(statistics.totalRequests == log.count, "the log must hold every request")
@@ -63,31 +64,5 @@ struct RequestMinimalityTests {
     #expect(appStore.embedded.server.statistics().totalRequests == before)
     #expect(again.ingest == nil, "the same inputs must not be ingested twice")
     #expect(again.backfill.historyPages == 0 && again.backfill.statusCalls == 0)
-  }
-
-  /// The customers the backfill stored: which customer each id belongs to, and how many
-  /// history pages its transactions fill (20 to a page, at least one).
-  private func storedCustomers(_ path: String) throws -> (
-    byId: [String: String], pages: [String: Int]
-  ) {
-    let database = try SQLiteDatabase(location: .path(path), mode: .readOnly)
-    defer { try? database.close() }
-    var byId: [String: String] = [:]
-    var pages: [String: Int] = [:]
-    try database.forEachRow(
-      "SELECT c.customer_key, c.walk_transaction_id, count(t.transaction_id) FROM customers c LEFT JOIN transactions t ON t.customer_id = c.id GROUP BY c.id"
-    ) { row in
-      let key = try row.string(at: 0)
-      byId[try row.string(at: 1)] = key
-      pages[key] = max(1, (try row.int(at: 2) + 19) / 20)
-    }
-    try database.forEachRow(
-      "SELECT t.transaction_id, t.original_transaction_id, c.customer_key FROM transactions t JOIN customers c ON c.id = t.customer_id"
-    ) { row in
-      let key = try row.string(at: 2)
-      byId[try row.string(at: 0)] = key
-      if let original = try row.optionalString(at: 1) { byId[original] = key }
-    }
-    return (byId, pages)
   }
 }

@@ -21,6 +21,7 @@ struct StoredRunTests {
     let first = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
       .run()
     faulty.stop()
+    #expect(first.backfill.failedIds > 0, "ids of customers whose statuses failed are failed")
     let unresolved = first.run.comparisons.filter { $0.category == .unresolved }.map(\.accountId)
     try #require(!unresolved.isEmpty, "bad status signatures must leave accounts unresolved")
 

@@ -204,6 +204,10 @@ struct MigrateCommandEndToEndTests {
     let mixed = try Tool.run(["migrate", "--world", "other", "--db", "one.sqlite"], in: directory)
     #expect(mixed.status == 3)
     #expect(mixed.standardError.contains("holds data from"), "\(mixed.standardError)")
+    // Refused before anything was written: the first world's store is as it was.
+    let again = try Tool.run(["migrate", "--world", "world", "--db", "one.sqlite"], in: directory)
+    #expect(again.status == 0, "\(again.standardOutput)\(again.standardError)")
+    #expect(again.standardOutput.contains("Requests: none sent by this run."))
   }
 
   @Test("with credentials it talks to the configured App Store as to Apple, and says so")

@@ -128,10 +128,17 @@ public struct AccountComparator: Sendable {
           + "account's customer (an interrupted backfill); run the backfill again")
     }
     if input.customers.isEmpty {
+      // An unknown id's environment names where it was asked ("Production+Sandbox").
+      let asked = Set(
+        input.seeds.flatMap { ($0.environment ?? "").split(separator: "+").map(String.init) })
+      let scope =
+        asked == ["Production"]
+        ? "in production (the only environment asked)"
+        : asked == ["Sandbox"]
+          ? "in sandbox (the only environment asked)" : "in production or sandbox"
       return finish(
         .unknownToAppStore,
-        "none of the \(input.seeds.count) id(s) is known to the App Store, in production or sandbox"
-      )
+        "none of the \(input.seeds.count) id(s) is known to the App Store, \(scope)")
     }
     if input.customers.allSatisfy({ $0.environment == "Sandbox" }) {
       return finish(

@@ -23,6 +23,8 @@ public actor BackfillStage {
   private var summary = BackfillSummary()
   /// Customers another task of this run is walking right now.
   private var walking: Set<Int64> = []
+  /// Customers whose walk or status call failed in this run, not to be tried again in it.
+  private var failedThisRun: Set<Int64> = []
   /// The request totals already shown to the observer.
   private var shownTotals = RequestTotalsShown()
 
@@ -68,9 +70,10 @@ public actor BackfillStage {
         environment: $0.environment
       )
     }
-    let groups = SeedGroup.groups(from: links).filter { group in
-      group.ids.contains { id in outcomes[id].map { $0.outcome == "failed" } ?? true }
-    }
+    let groups = Self.scheduled(
+      SeedGroup.groups(from: links).filter { group in
+        group.ids.contains { needsRequest(outcomes[$0]) }
+      })
     let unfinished = try store.customers().filter {
       !$0.isHistoryComplete || !$0.areStatusesComplete
         || (options.fetchAppTransactions && !$0.isAppTransactionComplete)
@@ -85,10 +88,70 @@ public actor BackfillStage {
     try await forEach(groups, limit: options.concurrency) { stage, group in
       try await stage.process(group)
     }
+    try settle(links.map { (accountId: $0.accountId, id: $0.id) })
+    summary.failedIds = try store.seedOutcomes().values.count { $0.outcome == "failed" }
     summary.durationMilliseconds = now().milliseconds(since: started)
     summary.counters = client.counters.snapshot()
     observer?.stageFinished(Self.name)
     return summary
+  }
+
+  /// Whether an id needs the App Store: it has no outcome yet, it failed, or it was unknown
+  /// only in environments narrower than this run asks (a run pinned to production, then one
+  /// that also asks sandbox).
+  private func needsRequest(_ outcome: SeedOutcomeRow?) -> Bool {
+    guard let outcome else { return true }
+    switch outcome.outcome {
+    case "failed": return true
+    case "unknown":
+      let asked = Set((outcome.environment ?? "").split(separator: "+").map(String.init))
+      return !Set(environmentsToAsk).isSubset(of: asked)
+    default: return false
+    }
+  }
+
+  /// The environments a discovery asks: the configured one, or both.
+  private var environmentsToAsk: [String] {
+    options.environment.map { [$0.rawValue] }
+      ?? [AppStoreEnvironment.production.rawValue, AppStoreEnvironment.sandbox.rawValue]
+  }
+
+  /// Groups in a fixed order that spreads neighbouring ids apart. Ids of one customer are often
+  /// numerically close, and groups worked on at the same moment cannot see each other's
+  /// customers yet: far apart, the second finds the first's walk stored and costs nothing.
+  static func scheduled(_ groups: [SeedGroup]) -> [SeedGroup] {
+    groups.map { (key: fnv1a($0.ids.first ?? ""), group: $0) }
+      .sorted { ($0.key, $0.group.ids.first ?? "") < ($1.key, $1.group.ids.first ?? "") }
+      .map(\.group)
+  }
+
+  /// 64-bit FNV-1a: a stable hash (Swift's `Hasher` is seeded per process).
+  static func fnv1a(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01b3 }
+  }
+
+  /// The last step: an id that failed but whose customer another id's walk completed is
+  /// covered after all, and every account is linked to the customers of its resolved ids —
+  /// including accounts ingested after their ids were resolved. No request is needed.
+  private func settle(_ links: [(accountId: String, id: String)]) throws {
+    let accountsById = Dictionary(grouping: links, by: \.id).mapValues { $0.map(\.accountId) }
+    let outcomes = try store.seedOutcomes()
+    for (id, outcome) in outcomes where outcome.outcome == "failed" {
+      guard let owner = try store.customerOwning(id), let customer = try store.customer(id: owner),
+        customer.isHistoryComplete, customer.areStatusesComplete
+      else { continue }
+      try record(
+        id, "covered", environment: customer.environment, customer: owner,
+        accounts: accountsById[id] ?? [])
+    }
+    try store.writeTransaction {
+      for (id, outcome) in try store.seedOutcomes() {
+        guard let customer = outcome.customerId else { continue }
+        for account in accountsById[id] ?? [] {
+          try store.linkAccount(account, toCustomer: customer)
+        }
+      }
+    }
   }
 
   /// Runs `body` over `items` with at most `limit` at once.
@@ -134,7 +197,7 @@ public actor BackfillStage {
     var customersOfIds: [String: Int64] = [:]
     for id in group.ids {
       try Task.checkCancellation()
-      if let known = try store.seedOutcomes(for: id), known.outcome != "failed" {
+      if let known = try store.seedOutcomes(for: id), !needsRequest(known) {
         if let customer = known.customerId { customersOfIds[id] = customer }
         continue
       }
@@ -273,7 +336,8 @@ public actor BackfillStage {
     let needsWork =
       !customer.isHistoryComplete || !customer.areStatusesComplete
       || (options.fetchAppTransactions && !customer.isAppTransactionComplete)
-    guard needsWork else { return }
+    // A customer that failed in this run already spent its retries: the next run tries again.
+    guard needsWork, !failedThisRun.contains(customer.id) else { return }
     if resumed { summary.resumedCustomers += 1 }
     walking.insert(customer.id)
     defer { walking.remove(customer.id) }
@@ -341,7 +405,10 @@ public actor BackfillStage {
     if case .unauthorized = error.kind { throw error }
     if error.errorCode == .invalidAppIdentifier { throw error }
     switch error.kind {
-    case .notFoundInAnyEnvironment: try record(id, "unknown", environment: nil, customer: nil)
+    case .notFoundInAnyEnvironment(let tried):
+      // Which environments were asked: a later run that asks more tries the id again.
+      try record(
+        id, "unknown", environment: tried.map(\.rawValue).joined(separator: "+"), customer: nil)
     case .server where error.errorCode == .invalidTransactionId:
       try record(id, "invalid", environment: nil, customer: nil)
     case .cancelled: throw CancellationError()
@@ -354,6 +421,7 @@ public actor BackfillStage {
   private func fail(customer: CustomerRow, _ error: AppStoreAPIError) throws {
     if case .unauthorized = error.kind { throw error }
     if case .cancelled = error.kind { throw CancellationError() }
+    failedThisRun.insert(customer.id)
     try store.markSeedsFailed(
       customerId: customer.id, error: error.description, now: now().millisecondsSince1970)
     observer?.counted(Self.name, "failures", by: 1)

@@ -8,7 +8,8 @@ public struct BackfillSummary: Sendable {
   public var customers = 0
   /// Customers finished from a walk an earlier, interrupted run began.
   public var resumedCustomers = 0
-  /// Ids by outcome: `found`, `covered`, `unknown`, `invalid`, `failed`.
+  /// Ids by the outcome recorded for them in this run: `found`, `covered`, `unknown`,
+  /// `invalid`, `failed` (an id recorded twice, failed and later covered, counts twice).
   public var idOutcomes: [String: Int] = [:]
   /// History pages fetched in this run.
   public var historyPages = 0
@@ -22,6 +23,7 @@ public struct BackfillSummary: Sendable {
   /// Creates an empty summary.
   public init() {}
 
-  /// Ids that could not be resolved (retries exhausted, verification failed).
-  public var failedIds: Int { idOutcomes["failed"] ?? 0 }
+  /// Ids the store still holds as failed when the stage ends (retries exhausted, verification
+  /// failed, a customer whose walk or statuses failed): a rerun tries them again.
+  public var failedIds = 0
 }

@@ -27,11 +27,13 @@ public enum BackfillSummaryRenderer {
       ("covered", "covered by a customer already walked"),
       ("unknown", "unknown to the App Store (both environments)"),
       ("invalid", "malformed (the App Store refused the id)"),
-      ("failed", "failed after retries (run backfill again)"),
     ] {
       if let value = summary.idOutcomes[outcome], value > 0 {
         outcomes.addRow([meaning, count(value)])
       }
+    }
+    if summary.failedIds > 0 {
+      outcomes.addRow(["still failed after retries (run backfill again)", count(summary.failedIds)])
     }
     if outcomes.rows.isEmpty {
       lines.append("No id needed the App Store: every one was resolved by an earlier run.")

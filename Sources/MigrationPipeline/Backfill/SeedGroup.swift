@@ -1,6 +1,8 @@
-/// Ids that almost certainly belong to one App Store customer: ids found in the same legacy
-/// record are one receipt's, and a record shares its customer with every record holding one of
-/// its ids. One history walk per group covers all of them.
+/// Ids that probably belong to one App Store customer: ids found in the same legacy record are
+/// one receipt's, a record shares its customer with every record holding one of its ids, and a
+/// team account's ids usually belong to one Apple Account. A group's ids are worked through one
+/// after another, so the first walk covers the rest without a request; an id of another
+/// customer simply gets its own walk.
 struct SeedGroup: Sendable {
   /// The ids, sorted.
   var ids: [String]
@@ -24,12 +26,18 @@ struct SeedGroup: Sendable {
       if left != right { parent[max(left, right)] = min(left, right) }
     }
     var firstIdOfRecord: [Int64: String] = [:]
+    var firstIdOfAccount: [String: String] = [:]
     for link in links {
       if parent[link.id] == nil { parent[link.id] = link.id }
       if let first = firstIdOfRecord[link.recordId] {
         union(first, link.id)
       } else {
         firstIdOfRecord[link.recordId] = link.id
+      }
+      if let first = firstIdOfAccount[link.accountId] {
+        union(first, link.id)
+      } else {
+        firstIdOfAccount[link.accountId] = link.id
       }
     }
     var members: [String: [(accountId: String, id: String, environment: String?)]] = [:]

@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import Chronology
 import MigrationReports
 
 /// The App Store a run talks to: the client, how reports name it, and the identity a store
@@ -11,6 +12,9 @@ public struct ConnectedAppStore: Sendable {
   /// Which App Store's data this is: `apple <bundle id>`, or `simulator <world fingerprint>`.
   /// A store holds data of one identity only.
   public var identity: String
+  /// The App Store's own clock, when it has one (a simulated world's): the instant comparisons
+  /// of its data default to. `nil` for Apple, whose data is compared as of now.
+  public var clock: Timestamp?
 
   /// Creates a connection description.
   ///
@@ -18,9 +22,14 @@ public struct ConnectedAppStore: Sendable {
   ///   - client: the client.
   ///   - source: how reports name the App Store.
   ///   - identity: the identity stores remember.
-  public init(client: AppStoreServerAPIClient, source: AppStoreSource, identity: String) {
+  ///   - clock: the App Store's own clock, if it has one.
+  public init(
+    client: AppStoreServerAPIClient, source: AppStoreSource, identity: String,
+    clock: Timestamp? = nil
+  ) {
     self.client = client
     self.source = source
     self.identity = identity
+    self.clock = clock
   }
 }

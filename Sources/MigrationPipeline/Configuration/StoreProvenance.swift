@@ -1,3 +1,4 @@
+import Chronology
 import Foundation
 import JSON
 import MigrationReports
@@ -13,13 +14,16 @@ public enum StoreProvenance {
   ///   - store: the store.
   ///   - source: how reports name the App Store.
   ///   - identity: ``ConnectedAppStore/identity``.
-  ///   - now: the clock (Unix ms).
+  ///   - now: the wall clock (Unix ms).
   /// - Throws: ``Mismatch`` when the store holds another App Store's data; `SQLiteError`.
+  ///   - clock: the App Store's own clock, if it has one (a simulated world's).
   public static func claim(
-    _ store: MigrationStore, source: AppStoreSource, identity: String, now: Int64
+    _ store: MigrationStore, source: AppStoreSource, identity: String, clock: Timestamp? = nil,
+    now: Int64
   ) throws {
     let stored = try store.claimProperty(
-      MigrationStore.appStorePropertyName, value: encode(source, identity: identity), now: now)
+      MigrationStore.appStorePropertyName,
+      value: encode(source, identity: identity, clock: clock), now: now)
     guard let recorded = decode(stored), recorded.identity == identity else {
       throw Mismatch(
         path: store.path, recorded: decode(stored)?.source.description ?? stored,
@@ -34,6 +38,15 @@ public enum StoreProvenance {
   /// - Throws: `SQLiteError`.
   public static func recorded(in store: MigrationStore) throws -> AppStoreSource? {
     try store.property(MigrationStore.appStorePropertyName).flatMap(decode)?.source
+  }
+
+  /// The App Store's own clock recorded for a store (a simulated world's), or `nil`.
+  ///
+  /// - Parameter store: the store.
+  /// - Returns: the instant comparisons of the store's data default to.
+  /// - Throws: `SQLiteError`.
+  public static func recordedClock(in store: MigrationStore) throws -> Timestamp? {
+    try store.property(MigrationStore.appStorePropertyName).flatMap(decode)?.clock
   }
 
   /// A store holds another App Store's data.
@@ -52,10 +65,11 @@ public enum StoreProvenance {
     }
   }
 
-  static func encode(_ source: AppStoreSource, identity: String) -> String {
+  static func encode(_ source: AppStoreSource, identity: String, clock: Timestamp?) -> String {
     var writer = JSONWriter()
     writer.beginObject()
     writer.field("identity", identity)
+    writer.field("clock_ms", clock?.millisecondsSince1970)
     writer.field("simulated", source.isSimulated)
     writer.field("description", source.description)
     writer.field("environment", source.environment)
@@ -63,7 +77,9 @@ public enum StoreProvenance {
     return writer.string
   }
 
-  static func decode(_ text: String) -> (source: AppStoreSource, identity: String)? {
+  static func decode(_ text: String) -> (
+    source: AppStoreSource, identity: String, clock: Timestamp?
+  )? {
     guard let value = try? JSONValue(parsing: Array(text.utf8)),
       let identity = value["identity"]?.stringValue
     else { return nil }
@@ -72,7 +88,8 @@ public enum StoreProvenance {
         isSimulated: value["simulated"]?.boolValue ?? false,
         description: value["description"]?.stringValue ?? identity,
         environment: value["environment"]?.stringValue ?? ""),
-      identity
+      identity,
+      value["clock_ms"]?.int64Value.map(Timestamp.init(millisecondsSince1970:))
     )
   }
 }

@@ -51,6 +51,12 @@ public struct MigrationRunner: Sendable {
   ///   `ReportError`, `CancellationError`.
   public func run() async throws -> MigrationOutcome {
     let started = now()
+    // Before anything is written: a store holding another App Store's data takes nothing in.
+    if let appStore {
+      let store = try openStore()
+      defer { try? store.close() }
+      try claimProvenance(store, appStore)
+    }
     var durations: [StageDuration] = []
     let ingestBegan = now()
     let ingest = try self.ingest()
@@ -95,9 +101,7 @@ public struct MigrationRunner: Sendable {
       throw RunRecipe.Failure(description: "the backfill needs an App Store to talk to")
     }
     let store = try openStore()
-    try StoreProvenance.claim(
-      store, source: appStore.source, identity: appStore.identity,
-      now: now().millisecondsSince1970)
+    try claimProvenance(store, appStore)
     return try await BackfillStage(
       store: store, client: appStore.client, options: options.backfill, now: now,
       observer: observer
@@ -180,6 +184,12 @@ public struct MigrationRunner: Sendable {
   }
 
   // MARK: - Helpers
+
+  private func claimProvenance(_ store: MigrationStore, _ appStore: ConnectedAppStore) throws {
+    try StoreProvenance.claim(
+      store, source: appStore.source, identity: appStore.identity, clock: appStore.clock,
+      now: now().millisecondsSince1970)
+  }
 
   private func openStore() throws -> MigrationStore {
     try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })

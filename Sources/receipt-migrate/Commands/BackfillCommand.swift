@@ -28,9 +28,9 @@ struct BackfillCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let connection = try appStore.connectAndAnnounce()
+    let connection = try appStore.connectAndAnnounce(config: store.config)
     defer { connection.stop() }
-    let storePath = store.path(config: appStore.config)
+    let storePath = store.path()
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected,
       options: MigrationRunOptions(

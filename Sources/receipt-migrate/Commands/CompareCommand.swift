@@ -13,8 +13,8 @@ struct CompareCommand: AsyncParsableCommand {
       Compares the old receipt logic with the App Store data already backfilled (and with your \
       entitlement table, if given), records the run with every account's classification, and \
       prints its headline; write its report with receipt-migrate report. No network. The \
-      instant defaults to now, or for a store filled from the simulator to the instant of its \
-      latest run (the simulated world's clock). Exits 0, 1 when --fail-on is crossed, 4 when \
+      instant defaults to now, or for a store filled from the simulator to the simulated \
+      world's clock. Exits 0, 1 when --fail-on is crossed, 4 when \
       accounts are unresolved or table rows were rejected.
       """
   )
@@ -45,15 +45,10 @@ struct CompareCommand: AsyncParsableCommand {
     try RunFailures.finish(run)
   }
 
-  /// Now, or the latest run's instant when the store's App Store data is simulated.
+  /// The App Store's own clock recorded with the store's data (a simulated world's), else now.
   private func defaultInstant(storePath: String) throws -> Timestamp {
     let database = try StoreOptions.open(storePath, readOnly: true)
     defer { try? database.close() }
-    if try StoreProvenance.recorded(in: database)?.isSimulated == true,
-      let latest = try database.run(nil)
-    {
-      return Timestamp(millisecondsSince1970: latest.asOfMilliseconds)
-    }
-    return WallClock.now()
+    return try StoreProvenance.recordedClock(in: database) ?? WallClock.now()
   }
 }

@@ -49,9 +49,9 @@ struct MigrateCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let connection = try appStore.connectAndAnnounce()
+    let connection = try appStore.connectAndAnnounce(config: store.config)
     defer { connection.stop() }
-    let storePath = store.path(config: appStore.config)
+    let storePath = store.path()
     let options = try runOptions(connection: connection, storePath: storePath)
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected, options: options,

@@ -5,21 +5,17 @@ import Foundation
 import MigrationPipeline
 
 /// Which App Store a command talks to: Apple, when credentials are configured (environment
-/// variables or `--config`), else the embedded simulator seeded from `--world`.
+/// variables or the configuration file), else the embedded simulator seeded from `--world`.
 struct AppStoreOptions: ParsableArguments {
-  @Option(
-    help: ArgumentHelp(
-      "The configuration file (default: .receipt-migrate/config.json when it exists).",
-      valueName: "file"))
-  var config: String?
-
   @Option(
     help: ArgumentHelp(
       "The simulated world used when no App Store credentials are configured.", valueName: "dir"))
   var world: String = "Legacy/sample"
 
   /// Apple with its settings, or the embedded simulator.
-  func choice() throws -> AppStoreChoice {
+  ///
+  /// - Parameter config: the `--config` file, or `nil` for the default one.
+  func choice(config: String?) throws -> AppStoreChoice {
     do {
       return try ToolConfiguration.resolve(
         file: config, environment: ProcessInfo.processInfo.environment)
@@ -30,9 +26,9 @@ struct AppStoreOptions: ParsableArguments {
 
   /// Chooses the App Store, connects to it and, when it is simulated, says so on standard error.
   ///
-  /// - Returns: the connection; stop it when done.
-  func connectAndAnnounce() throws -> AppStoreConnection {
-    let connection = try connect(try choice())
+  /// - Parameter config: the `--config` file, or `nil` for the default one.
+  func connectAndAnnounce(config: String?) throws -> AppStoreConnection {
+    let connection = try connect(try choice(config: config))
     connection.announce()
     return connection
   }
@@ -83,7 +79,7 @@ struct AppStoreOptions: ParsableArguments {
         connected: ConnectedAppStore(
           client: client,
           source: .init(isSimulated: true, description: embedded.description, environment: "auto"),
-          identity: embedded.identity),
+          identity: embedded.identity, clock: embedded.setup.world.now),
         embedded: embedded, environment: nil)
     }
   }

@@ -16,13 +16,17 @@ struct StoreOptions: ParsableArguments {
       valueName: "path"))
   var db: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "The configuration file (default: .receipt-migrate/config.json when it exists); it also "
+        + "decides the default database.", valueName: "file"))
+  var config: String?
+
   /// The store when no App Store credentials are configured.
   static let simulatedPath = ".receipt-migrate/simulated.sqlite"
 
   /// The store file: `--db`, or the default for the configuration.
-  ///
-  /// - Parameter config: the `--config` file, if the command has one.
-  func path(config: String? = nil) -> String {
+  func path() -> String {
     if let db { return db }
     return ToolConfiguration.credentialsConfigured(
       file: config, environment: ProcessInfo.processInfo.environment)
@@ -30,8 +34,8 @@ struct StoreOptions: ParsableArguments {
   }
 
   /// Opens the store, mapping "not ours" and "newer schema" to configuration errors (exit 3).
-  func openStore(config: String? = nil, readOnly: Bool = false) throws -> MigrationStore {
-    try Self.open(path(config: config), readOnly: readOnly)
+  func openStore(readOnly: Bool = false) throws -> MigrationStore {
+    try Self.open(path(), readOnly: readOnly)
   }
 
   /// Opens a store file, mapping "not ours" and "newer schema" to configuration errors.

@@ -109,6 +109,23 @@ struct ServerFaultTests {
     #expect(empty.groups.isEmpty)
   }
 
+  @Test("a bad signature reaches history pages too, past the revision token")
+  func badSignatureInHistory() async throws {
+    // A history page's first string beginning `eyJ` is its revision token (base64 JSON, no
+    // dots); the fault must corrupt the first signed transaction after it.
+    let harness = try harness("history:bad-signature=1")
+    defer { harness.stop() }
+    await #expect {
+      _ = try await harness.client.transactionHistory(
+        World.subscriptionOriginal, environment: .production)
+    } throws: { error in
+      guard case .verificationFailed(.badSignature) = (error as? AppStoreAPIError)?.kind else {
+        return false
+      }
+      return true
+    }
+  }
+
   @Test("latency is added as configured, per endpoint")
   func latency() throws {
     let harness = try harness(nil, latency: "20ms±5ms,history:50ms")

@@ -117,7 +117,7 @@ enum EndToEnd {
         source: .init(
           isSimulated: true, description: description ?? embedded.description,
           environment: "auto"),
-        identity: embedded.identity)
+        identity: embedded.identity, clock: embedded.setup.world.now)
     }
 
     func stop() { embedded.stop() }
@@ -167,5 +167,51 @@ enum EndToEnd {
       try database.forEachRow(query) { rows.append(try $0.string(at: 0)) }
     }
     return rows
+  }
+
+  /// The customers the backfill stored: which customer each id belongs to, and how many
+  /// history pages its transactions fill (20 to a page, at least one). Only complete
+  /// customers (history and statuses stored) are listed.
+  static func storedCustomers(_ path: String) throws -> (
+    byId: [String: String], pages: [String: Int]
+  ) {
+    let database = try SQLiteDatabase(location: .path(path), mode: .readOnly)
+    defer { try? database.close() }
+    var byId: [String: String] = [:]
+    var pages: [String: Int] = [:]
+    try database.forEachRow(
+      "SELECT c.customer_key, c.walk_transaction_id, count(t.transaction_id) FROM customers c LEFT JOIN transactions t ON t.customer_id = c.id WHERE c.history_complete AND c.statuses_complete GROUP BY c.id"
+    ) { row in
+      let key = try row.string(at: 0)
+      byId[try row.string(at: 1)] = key
+      pages[key] = max(1, (try row.int(at: 2) + 19) / 20)
+    }
+    try database.forEachRow(
+      "SELECT t.transaction_id, t.original_transaction_id, c.customer_key FROM transactions t JOIN customers c ON c.id = t.customer_id WHERE c.history_complete AND c.statuses_complete"
+    ) { row in
+      let key = try row.string(at: 2)
+      byId[try row.string(at: 0)] = key
+      if let original = try row.optionalString(at: 1) { byId[original] = key }
+    }
+    return (byId, pages)
+  }
+
+  /// The answers a simulator gave without an injected fault and with status 200, by customer:
+  /// history pages and status answers, keyed by the customer key the path's id belongs to.
+  static func cleanAnswers(
+    _ log: [SimulatorRequestLogEntry], byId: [String: String]
+  ) -> (history: [String: Int], statuses: [String: Int]) {
+    var history: [String: Int] = [:]
+    var statuses: [String: Int] = [:]
+    for entry in log where entry.status == 200 && entry.fault == nil {
+      let id = String(entry.path.split(separator: "/").last ?? "")
+      guard let customer = byId[id] else { continue }
+      switch entry.endpoint {
+      case .transactionHistory?: history[customer, default: 0] += 1
+      case .subscriptionStatuses?: statuses[customer, default: 0] += 1
+      default: continue
+      }
+    }
+    return (history, statuses)
   }
 }

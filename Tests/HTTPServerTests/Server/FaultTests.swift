@@ -54,6 +54,10 @@ struct FaultTests {
   /// when a reused keep-alive connection is closed before any byte of the answer, curl resends
   /// the request once on a new connection. A fault injected only on "the next request" is then
   /// invisible to the client; a fault meant to reach it must meet the retry too.
+  ///
+  /// Whether the second request reuses the first one's connection is up to URLSession: on a
+  /// loaded machine it sometimes has not returned the connection to its pool yet and opens a
+  /// new one, and then nothing is resent. Both are checked; more than one resend never happens.
   @Test func urlSessionResendsARequestDroppedOnAReusedConnectionOnce() async throws {
     let server = try HTTPServer.start(handler: Self.handler)
     defer { server.stop() }
@@ -67,9 +71,18 @@ struct FaultTests {
       #expect(error.code == .badServerResponse)
     }
     server.stop()
-    #expect(server.statistics.requestsServed == 3)
-    #expect(server.statistics.faultsClosedWithoutResponse == 2)
-    #expect(server.statistics.connectionsAccepted == 2)
+    let statistics = server.statistics
+    let resent = statistics.requestsServed == 3
+    if resent {
+      // Reused, closed, resent once on a new connection, closed again.
+      #expect(statistics.faultsClosedWithoutResponse == 2)
+      #expect(statistics.connectionsAccepted == 2)
+    } else {
+      // Sent on a new connection from the start: closed once, not resent.
+      #expect(statistics.requestsServed == 2)
+      #expect(statistics.faultsClosedWithoutResponse == 1)
+      #expect(statistics.connectionsAccepted == 2)
+    }
   }
 
   @Test func urlSessionGetsTheWholeAnswerAfterADelay() async throws {

@@ -195,23 +195,33 @@ final class SimulatorResponder: Sendable {
   /// Flips one bit of the signature of the first compact JWS in a JSON body, keeping its
   /// length, so that the JWS still parses but no longer verifies.
   static func corruptFirstSignature(in body: inout [UInt8]) -> Bool {
-    // Every JWS header is base64url JSON beginning `{"`, which encodes as `eyJ`.
+    // Every JWS header is base64url JSON beginning `{"`, which encodes as `eyJ`. Other strings
+    // may begin so too (a history page's revision token is base64 JSON), so the first string
+    // that also has the two dots of a compact JWS is the one.
     let marker = Array("\"eyJ".utf8)
-    guard body.count > marker.count,
-      let start = (0...(body.count - marker.count)).first(where: {
-        body[$0..<($0 + marker.count)].elementsEqual(marker)
-      }),
-      let end = body[(start + 1)...].firstIndex(of: UInt8(ascii: "\"")),
-      let lastDot = body[(start + 1)..<end].lastIndex(of: UInt8(ascii: "."))
-    else { return false }
-    let segment = Array(body[(lastDot + 1)..<end])
-    guard var signature = try? Base64URL.decode(utf8: segment), !signature.isEmpty else {
-      // Not a signature this simulator made; leave the body alone.
-      return false
+    let dot = UInt8(ascii: ".")
+    var searchFrom = 0
+    while body.count - searchFrom > marker.count {
+      guard
+        let start = (searchFrom...(body.count - marker.count)).first(where: {
+          body[$0..<($0 + marker.count)].elementsEqual(marker)
+        }),
+        let end = body[(start + 1)...].firstIndex(of: UInt8(ascii: "\""))
+      else { return false }
+      searchFrom = end
+      let string = body[(start + 1)..<end]
+      guard string.count(where: { $0 == dot }) == 2, let lastDot = string.lastIndex(of: dot)
+      else { continue }
+      let segment = Array(body[(lastDot + 1)..<end])
+      guard var signature = try? Base64URL.decode(utf8: segment), !signature.isEmpty else {
+        // Not a signature this simulator made; leave the body alone.
+        return false
+      }
+      signature[0] ^= 0x01
+      body.replaceSubrange((lastDot + 1)..<end, with: Array(Base64URL.encode(signature).utf8))
+      return true
     }
-    signature[0] ^= 0x01
-    body.replaceSubrange((lastDot + 1)..<end, with: Array(Base64URL.encode(signature).utf8))
-    return true
+    return false
   }
 
   // MARK: - Ids
