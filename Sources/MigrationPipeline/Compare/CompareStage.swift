@@ -44,13 +44,20 @@ public struct CompareStage {
     let chunkSize = 512
     for chunkStart in stride(from: 0, to: accounts.count, by: chunkSize) {
       let chunk = accounts[chunkStart..<min(accounts.count, chunkStart + chunkSize)]
-      let inputs = try chunk.map { try input(for: try store.accountRecords($0)) }
-      let compared = Mutex<[AccountComparison?]>(Array(repeating: nil, count: inputs.count))
-      DispatchQueue.concurrentPerform(iterations: inputs.count) { index in
-        let comparison = comparator.compare(inputs[index])
+      // Reading is serial (one connection); decoding every stored value and comparing are not.
+      let records = try chunk.map { try store.accountRecords($0) }
+      let table = options.table
+      let compared = Mutex<[Result<AccountComparison, any Error>?]>(
+        Array(repeating: nil, count: records.count))
+      DispatchQueue.concurrentPerform(iterations: records.count) { index in
+        let comparison = Result {
+          comparator.compare(try Self.input(for: records[index], table: table))
+        }
         compared.withLock { $0[index] = comparison }
       }
-      results += compared.withLock { $0.compactMap { $0 } }
+      for comparison in compared.withLock({ $0 }) {
+        if let comparison { results.append(try comparison.get()) }
+      }
       observer?.advanced(Self.name, by: Int64(chunk.count))
     }
     observer?.stageFinished(Self.name)
@@ -63,7 +70,8 @@ public struct CompareStage {
   /// - Returns: its comparison.
   /// - Throws: `SQLiteError`, or a failure to read back a stored value.
   public func compare(accountId: String) throws -> AccountComparison {
-    try comparator.compare(input(for: try store.accountRecords(accountId)))
+    try comparator.compare(
+      Self.input(for: try store.accountRecords(accountId), table: options.table))
   }
 
   private var comparator: AccountComparator {
@@ -78,7 +86,9 @@ public struct CompareStage {
     stored == "covered" ? .found : AccountEvidence.SeedId.Outcome(rawValue: stored)
   }
 
-  func input(for records: AccountRecords) throws -> AccountInput {
+  static func input(for records: AccountRecords, table: [String: [TableRow]]?) throws
+    -> AccountInput
+  {
     var responses: [AccountInput.Response] = []
     var evidence: [AccountEvidence.LegacyRecord] = []
     for record in records.records {
@@ -129,6 +139,6 @@ public struct CompareStage {
     return AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,
       customers: customers,
-      table: options.table.map { $0[records.accountId] ?? [] })
+      table: table.map { $0[records.accountId] ?? [] })
   }
 }

@@ -7,7 +7,8 @@ extension HTMLReportRenderer {
   /// The table of accounts: one `<tbody>` per account (so a filter hides an account whole),
   /// holding its row and, for the first accounts that do not match, a second row with the
   /// evidence in a `<details>`.
-  func appendAccounts(to html: inout String) {
+  func appendAccounts(into output: inout ReportOutput) {
+    var html = ""
     let statistics = content.statistics
     let listed = content.accountsListedInHTML
     let evidenceLimit = content.accountsWithHTMLEvidence
@@ -61,8 +62,11 @@ extension HTMLReportRenderer {
       let showsEvidence = account.category != .match && withEvidence < evidenceLimit
       if showsEvidence { withEvidence += 1 }
       appendRow(account, evidence: showsEvidence, to: &html)
+      output.write(html)
+      html.removeAll(keepingCapacity: true)
     }
     html += "</table></div>\n</section>\n"
+    output.write(html)
   }
 
   private func appendRow(_ account: AccountComparison, evidence: Bool, to html: inout String) {

@@ -18,8 +18,13 @@ struct HTMLReportRenderer {
   private var statistics: ReportStatistics { content.statistics }
 
   func render() -> String {
+    var output = ReportOutput()
+    render(into: &output)
+    return String(decoding: output.bytes, as: UTF8.self)
+  }
+
+  func render(into output: inout ReportOutput) {
     var html = ""
-    html.reserveCapacity(64 * 1024 + content.accounts.count * 400)
     html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     // Nothing may load from anywhere, and only this page's own style sheet and script may run:
@@ -39,8 +44,10 @@ struct HTMLReportRenderer {
     if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
       html += teamTable()
     }
-    appendAccounts(to: &html)
-    html += runDetails()
+    output.write(html)
+    // The accounts are most of the file: written row by row, not gathered first.
+    appendAccounts(into: &output)
+    html = runDetails()
     html += "</main>\n"
     html +=
       "<footer><p>Written by receipt-migrate \(e(summary.toolVersion)) for run "
@@ -49,7 +56,7 @@ struct HTMLReportRenderer {
       + "<code>discrepancies.csv</code>, <code>discrepancies.ndjson</code> and "
       + "<code>run.json</code> beside it.</p></footer>\n"
     html += "<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
-    return html
+    output.write(html)
   }
 
   // MARK: - Header and headline

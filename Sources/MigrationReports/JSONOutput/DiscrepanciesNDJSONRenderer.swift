@@ -7,14 +7,18 @@ struct DiscrepanciesNDJSONRenderer {
   let content: ReportContent
 
   func render() -> [UInt8] {
-    var bytes: [UInt8] = []
+    var output = ReportOutput()
+    render(into: &output)
+    return output.bytes
+  }
+
+  func render(into output: inout ReportOutput) {
     for account in content.accounts {
       var writer = JSONWriter(style: .compact)
       write(account, to: &writer)
-      bytes += writer.bytes
-      bytes.append(0x0A)
+      output.write(writer.bytes)
+      output.write(byte: 0x0A)
     }
-    return bytes
   }
 
   private func write(_ account: AccountComparison, to writer: inout JSONWriter) {

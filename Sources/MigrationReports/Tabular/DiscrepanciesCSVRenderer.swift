@@ -12,11 +12,16 @@ struct DiscrepanciesCSVRenderer {
   let content: ReportContent
 
   func render() -> String {
-    var csv = CSVField.line(Self.columns)
+    var output = ReportOutput()
+    render(into: &output)
+    return String(decoding: output.bytes, as: UTF8.self)
+  }
+
+  func render(into output: inout ReportOutput) {
+    output.write(CSVField.line(Self.columns))
     for account in content.accounts {
-      csv += CSVField.line(fields(account))
+      output.write(CSVField.line(fields(account)))
     }
-    return csv
   }
 
   private func fields(_ account: AccountComparison) -> [String] {

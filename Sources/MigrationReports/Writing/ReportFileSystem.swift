@@ -38,25 +38,23 @@ enum ReportFileSystem {
 
   /// Writes bytes to a temporary file beside `path` (mode 0600), then renames it into place.
   static func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportError) {
+    try writeAtomically(to: path) { $0.write(bytes) }
+  }
+
+  /// Writes what `produce` renders to a temporary file beside `path` (mode 0600), in blocks as
+  /// it is rendered, then renames it into place.
+  static func writeAtomically(to path: String, _ produce: (inout ReportOutput) -> Void)
+    throws(ReportError)
+  {
     let temporary = path + ".tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       throw writeError(path, errno)
     }
-    var written = 0
-    var failure: Int32?
-    bytes.withUnsafeBytes { buffer in
-      while written < buffer.count {
-        let result = write(
-          descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-        if result < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        written += result
-      }
-    }
+    var output = ReportOutput(descriptor: descriptor)
+    produce(&output)
+    output.flush()
+    var failure = output.failure
     if failure == nil, close(descriptor) != 0 {
       failure = errno
     } else if failure != nil {
