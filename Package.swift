@@ -78,7 +78,7 @@ let package = Package(
       name: "Benchmarks",
       dependencies: [
         "AppStoreServerAPI", "AppStoreSimulator", "Chronology", "CryptoSupport", "JSON",
-        "LegacyReceipts",
+        "LegacyReceipts", "MigrationPipeline", "MigrationReports", "MigrationStore",
       ]
     ),
 
@@ -112,7 +112,9 @@ let package = Package(
     ),
     .testTarget(
       name: "MigrationPipelineTests",
-      dependencies: ["MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology"]
+      dependencies: [
+        "MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology", "AppStoreServerAPI",
+      ]
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
     .testTarget(

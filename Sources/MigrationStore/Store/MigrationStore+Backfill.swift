@@ -123,6 +123,20 @@ extension MigrationStore {
     return rows
   }
 
+  /// How many transactions each customer's stored history holds.
+  ///
+  /// - Returns: counts by customer row id; a customer without transactions has no entry.
+  /// - Throws: `SQLiteError`.
+  public func transactionCountsByCustomer() throws -> [Int64: Int] {
+    var counts: [Int64: Int] = [:]
+    try database.forEachRow(
+      "SELECT customer_id, count(*) FROM transactions GROUP BY customer_id"
+    ) { row in
+      counts[try row.int64(at: 0)] = try row.int(at: 1)
+    }
+    return counts
+  }
+
   /// Creates a customer, or returns the existing one with this key.
   ///
   /// - Parameters:

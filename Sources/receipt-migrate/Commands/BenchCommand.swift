@@ -8,7 +8,7 @@ struct BenchCommand: AsyncParsableCommand {
     discussion: "Build in release mode first: swift run -c release receipt-migrate bench <name>.",
     subcommands: [
       IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self,
-      ServerBenchCommand.self,
+      ServerBenchCommand.self, BackfillBenchCommand.self,
     ]
   )
 }
