@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import AppStoreSimulator
 import Foundation
+import MigrationPipeline
 import MigrationStore
 import Testing
 
@@ -9,7 +10,9 @@ import Testing
 /// when everything is already stored.
 @Suite("End to end: the minimum number of requests")
 struct RequestMinimalityTests {
-  @Test("one walk and one status call per customer, and nothing on a rerun")
+  @Test(
+    "one walk and one status call per customer, exactly the floor the store allows, and nothing on a rerun"
+  )
   func minimal() async throws {
     let world = try EndToEnd.world(seed: 21, accounts: 200)
     let scratch = try EndToEnd.scratch()
@@ -56,6 +59,28 @@ struct RequestMinimalityTests {
         owner == nil || owner?.environment.rawValue != parts[0] || owner?.isForgotten == true,
         "\(key) was answered 404 although the world knows it there")
     }
+
+    // The floor computed from the store alone is exactly what was sent, endpoint by endpoint
+    // and environment: `bench backfill` compares the client's counters against it.
+    let store = try MigrationStore(
+      path: scratch.appendingPathComponent("store.sqlite").path, now: { 0 })
+    defer { try? store.close() }
+    let floor = try BackfillRequestFloor.of(store: store)
+    for environment in SimulatedEnvironment.allCases {
+      let named = AppStoreEnvironment(rawValue: environment.rawValue)
+      let history = statistics.counters(for: .transactionHistory, in: [environment])
+      let status = statistics.counters(for: .subscriptionStatuses, in: [environment])
+      #expect(history.requests == floor.historyRequests[named] ?? 0, "\(environment) history")
+      #expect(status.requests == floor.statusRequests[named] ?? 0, "\(environment) status")
+    }
+    let notFoundAnswers = statistics.counters(for: .transactionHistory).answers(withStatus: 404)
+    #expect(notFoundAnswers == floor.notFoundAnswers)
+    // The world exercises every part of the floor.
+    #expect(floor.notFoundAnswers > 0)
+    #expect(floor.historyPages > floor.customers, "some history spans several pages")
+    #expect((floor.historyRequests[.sandbox] ?? 0) > 0)
+    #expect(floor.customers == outcome.backfill.customers)
+    #expect(floor.totalRequests == outcome.backfill.counters?.totalRequests)
 
     // A rerun over the complete store sends nothing.
     let before = appStore.embedded.server.statistics().totalRequests
