@@ -9,10 +9,8 @@ import MigrationStore
 /// It never wastes a request: ids are planned in groups that share a legacy record, one walk
 /// covers a group, an id already present in a stored history is not queried again, and
 /// accounts sharing a customer share its calls. It is resumable: each page is stored with its
-/// revision in one savepoint, and the writes are committed in batches every
-/// ``batchInterval`` milliseconds and whenever the stage stops, so after a failure or a
-/// cancellation a rerun goes on from the last stored page and repeats at most the requests that
-/// were in flight (after a crash, also those of the last batch).
+/// revision in one transaction, so after a crash a rerun goes on from the last stored page and
+/// repeats at most the requests that were in flight.
 public actor BackfillStage {
   /// The stage's name in progress reports.
   public static let name = "backfill"
@@ -29,16 +27,6 @@ public actor BackfillStage {
   private var failedThisRun: Set<Int64> = []
   /// The request totals already shown to the observer.
   private var shownTotals = RequestTotalsShown()
-  /// When the open batch of writes began.
-  private var batchBegan = Timestamp(millisecondsSince1970: 0)
-
-  /// How long writes gather in one batch before they are committed, in milliseconds.
-  ///
-  /// Each page is still stored with its revision in one savepoint, so a batch never holds half
-  /// a page; a crash loses at most this long's pages (refetched by the rerun), and a failure or
-  /// a cancellation loses none (the batch is committed on the way out). Committing every write
-  /// instead made the store write ~10 times the data it keeps.
-  static let batchInterval: Int64 = 100
 
   /// Requests, retries and 429s the observer has been told about.
   private struct RequestTotalsShown {
@@ -93,28 +81,15 @@ public actor BackfillStage {
     summary.groups = groups.count
     observer?.stageStarted(Self.name, unit: "groups", total: Int64(groups.count + unfinished.count))
 
-    try store.beginBulkWrites()
-    try store.beginBatch()
-    batchBegan = now()
-    do {
-      // First finish what an interrupted run began, then the groups nobody has touched.
-      try await forEach(unfinished, limit: options.concurrency) { stage, customer in
-        try await stage.finish(customer, resumed: true)
-      }
-      try await forEach(groups, limit: options.concurrency) { stage, group in
-        try await stage.process(group)
-      }
-    } catch {
-      // What was stored before the failure (or the cancellation) is complete, page by page:
-      // keep it, so that a rerun goes on from there. The error in flight says why the stage
-      // stopped; a failing commit would only hide it.
-      do { try store.commitBatch() } catch {}
-      throw error
+    // First finish what an interrupted run began, then the groups nobody has touched.
+    try await forEach(unfinished, limit: options.concurrency) { stage, customer in
+      try await stage.finish(customer, resumed: true)
+    }
+    try await forEach(groups, limit: options.concurrency) { stage, group in
+      try await stage.process(group)
     }
     try settle(links.map { (accountId: $0.accountId, id: $0.id) })
     summary.failedIds = try store.seedOutcomes().values.count { $0.outcome == "failed" }
-    try store.commitBatch()
-    try store.endBulkWrites()
     summary.durationMilliseconds = now().milliseconds(since: started)
     summary.counters = client.counters.snapshot()
     observer?.stageFinished(Self.name)
@@ -191,24 +166,11 @@ public actor BackfillStage {
         group.addTask { try await body(self, item) }
       }
       while try await group.next() != nil {
-        try commitBatchIfDue()
         observer?.advanced(Self.name, by: 1)
         showRequestCounters()
         if let item = iterator.next() { group.addTask { try await body(self, item) } }
       }
     }
-  }
-
-  /// Commits the writes of the last ``batchInterval`` milliseconds and opens the next batch.
-  ///
-  /// Called only between writes (every write is a synchronous transaction on this actor), so
-  /// no savepoint is ever open here.
-  private func commitBatchIfDue() throws {
-    let instant = now()
-    guard instant.milliseconds(since: batchBegan) >= Self.batchInterval else { return }
-    try store.commitBatch()
-    try store.beginBatch()
-    batchBegan = instant
   }
 
   /// Tells the observer how many requests, retries and 429s happened since it was last told.
@@ -363,8 +325,6 @@ public actor BackfillStage {
         page.transactions.map(Self.row), customerId: current.id, revision: page.revision,
         isLast: !page.hasMore,
         now: now().millisecondsSince1970)
-      // A long walk commits as it goes, not only when its group ends.
-      try commitBatchIfDue()
       guard let updated = try store.customer(id: current.id) else { return }
       current = updated
     }

@@ -70,36 +70,6 @@ public final class MigrationStore {
     try database.transaction(.immediate, body)
   }
 
-  /// Opens a batch: one transaction that every write after it joins (each
-  /// ``writeTransaction(_:)`` becoming a savepoint inside it, all or nothing as before) until
-  /// ``commitBatch()``. Many small transactions then cost one commit: with 16 KiB pages, each
-  /// commit writes every page it touched to the write-ahead log, however little changed on it.
-  /// The same connection reads its own uncommitted writes; other connections see them only
-  /// once committed.
-  ///
-  /// - Throws: `SQLiteError`, for example when a transaction is already open.
-  public func beginBatch() throws {
-    try database.execute("BEGIN IMMEDIATE")
-  }
-
-  /// Commits the batch ``beginBatch()`` opened; without an open batch it does nothing.
-  ///
-  /// - Throws: `SQLiteError` when the commit fails (the batch is then rolled back).
-  public func commitBatch() throws {
-    guard try database.isInTransaction else { return }
-    do {
-      try database.execute("COMMIT")
-    } catch {
-      // A COMMIT that failed (busy, disk full) may leave the transaction open. The batch is
-      // given up either way, so that the connection can go on; the commit's error says why,
-      // and a rollback's failure would only hide it, so it is deliberately not thrown.
-      do {
-        if try database.isInTransaction { try database.execute("ROLLBACK") }
-      } catch {}
-      throw error
-    }
-  }
-
   /// Prepares the connection for a long run of large writes: checkpoints the write-ahead log
   /// every 64 MiB instead of every 4 MiB, and keeps more pages in memory.
   ///
