@@ -124,8 +124,8 @@ public enum BackfillBenchmark {
     let clock = ContinuousClock()
     let began = clock.now
     let outcome = try await runner.run()
-    let runSeconds = seconds(began.duration(to: clock.now))
-    let usage = resourceUsage()
+    let runSeconds = began.duration(to: clock.now).inSeconds
+    let usage = ResourceUsage.ofThisProcess()
     log("stopping the simulator")
     let served = try simulator.stop()
     let store = try MigrationStore(path: storePath, now: { SystemTime.now().millisecondsSince1970 })
@@ -190,20 +190,5 @@ public enum BackfillBenchmark {
   static func clientLimits(_ rate: Double) -> RateLimits {
     let limits: [Endpoint: Double] = [.transactionHistory: rate, .subscriptionStatuses: rate]
     return RateLimits(production: limits, sandbox: limits)
-  }
-
-  /// This process's peak resident memory and CPU time so far.
-  private static func resourceUsage() -> (peakResidentBytes: Int64, cpuSeconds: Double) {
-    var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
-    return (
-      Int64(usage.ru_maxrss) * 1024,
-      Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    )
-  }
-
-  static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 }

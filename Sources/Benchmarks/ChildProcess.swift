@@ -42,15 +42,22 @@ public enum ChildProcess {
     guard result == 0 else {
       throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EINVAL)
     }
+    let (status, usage) = wait(for: pid)
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+    return Outcome(
+      status: status, seconds: seconds, peakResidentBytes: usage.peakResidentBytes,
+      cpuSeconds: usage.cpuSeconds)
+  }
+
+  /// Waits for a child to exit and reaps it.
+  ///
+  /// - Parameter pid: the child.
+  /// - Returns: its exit status (or 128 + signal), peak memory and CPU time.
+  static func wait(for pid: pid_t) -> (status: Int32, usage: ResourceUsage) {
     var status: Int32 = 0
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
     let exited = status & 0x7F == 0
-    return Outcome(
-      status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), seconds: seconds,
-      peakResidentBytes: Int64(usage.ru_maxrss) * 1024,
-      cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
+    return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), ResourceUsage(usage))
   }
 }

@@ -138,7 +138,7 @@ public final class SimulatorProcess: Sendable {
       }
     }
     reader.close()
-    let status = reap(pid).status
+    let status = ChildProcess.wait(for: pid).status
     throw Failure(
       description: "the simulator exited with status \(status) before it was ready; its error is "
         + "above, or run \(executable) simulator serve \(arguments.joined(separator: " "))")
@@ -159,14 +159,12 @@ public final class SimulatorProcess: Sendable {
       var lines: [String] = []
       while let line = state.reader.nextLine() { lines.append(line) }
       state.reader.close()
-      let (status, usage) = Self.reap(pid)
+      let (status, usage) = ChildProcess.wait(for: pid)
       state.pid = nil
       var outcome = try Self.summary(lines)
       outcome.status = status
-      outcome.peakResidentBytes = Int64(usage.ru_maxrss) * 1024
-      outcome.cpuSeconds =
-        Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+      outcome.peakResidentBytes = usage.peakResidentBytes
+      outcome.cpuSeconds = usage.cpuSeconds
       state.outcome = outcome
       return outcome
     }
@@ -178,19 +176,11 @@ public final class SimulatorProcess: Sendable {
       guard let pid = state.pid else { return }
       kill(pid, SIGKILL)
       state.reader.close()
-      _ = Self.reap(pid)
+      _ = ChildProcess.wait(for: pid)
     }
   }
 
   // MARK: - Reading the child
-
-  private static func reap(_ pid: pid_t) -> (status: Int32, usage: rusage) {
-    var status: Int32 = 0
-    var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-    let exited = status & 0x7F == 0
-    return (exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F), usage)
-  }
 
   /// The `NAME=value` pairs of the banner's export line. Values are not quoted there, so a value
   /// runs up to the next known name: paths with spaces survive.

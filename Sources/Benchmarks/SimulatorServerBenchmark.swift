@@ -90,7 +90,7 @@ public enum SimulatorServerBenchmark {
       var lines = [
         "bench server: \(settings.accounts) accounts, \(customers) production customers, "
           + "\(transactions) transactions; concurrency \(settings.concurrency), "
-          + "\(format(seconds(settings.duration), digits: 0)) s per run; ES256 signing on, rate "
+          + "\(format(settings.duration.inSeconds, digits: 0)) s per run; ES256 signing on, rate "
           + "limits off, loopback",
         "first pass: \(firstPass.requests) requests (history + status for every customer) in "
           + "\(format(firstPass.seconds, digits: 2)) s = "
@@ -172,7 +172,7 @@ public enum SimulatorServerBenchmark {
         description: "the first pass completed \(firstPassRequests) of \(ids.count * 2) "
           + "requests, with \(first.failures) transport failures")
     }
-    let firstPassSeconds = seconds(first.elapsed)
+    let firstPassSeconds = first.elapsed.inSeconds
 
     var runs: [Run] = []
     for client in settings.clients {
@@ -199,7 +199,7 @@ public enum SimulatorServerBenchmark {
   private static func figures(of outcome: LoopbackLoadGenerator.Outcome, client: LoadClient)
     -> Run
   {
-    let elapsed = seconds(outcome.elapsed)
+    let elapsed = outcome.elapsed.inSeconds
     var endpoints: [String: EndpointFigures] = [:]
     for (label, latencies) in outcome.latencies {
       let sorted = latencies.sorted()
@@ -218,10 +218,6 @@ public enum SimulatorServerBenchmark {
       failures: outcome.failures)
   }
 
-  static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-  }
-
   private static func format(_ value: Double, digits: Int = 0) -> String {
     String(format: "%.\(digits)f", value)
   }
@@ -230,9 +226,5 @@ public enum SimulatorServerBenchmark {
 extension SimulatorServerBenchmark.Report {
   fileprivate func format(_ value: Double, digits: Int = 0) -> String {
     String(format: "%.\(digits)f", value)
-  }
-
-  fileprivate func seconds(_ duration: Duration) -> Double {
-    SimulatorServerBenchmark.seconds(duration)
   }
 }

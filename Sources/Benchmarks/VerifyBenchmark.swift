@@ -135,7 +135,7 @@ public enum VerifyBenchmark {
       for (input, signature) in prepared {
         precondition(leafKey.isValidSignature(signature, for: input), "a signature did not verify")
       }
-      floorSeconds.append(Self.seconds(floorBegan.duration(to: clock.now)))
+      floorSeconds.append(floorBegan.duration(to: clock.now).inSeconds)
       let began = clock.now
       var timedChecksum: Int64 = 0
       for jws in signed {
@@ -143,7 +143,7 @@ public enum VerifyBenchmark {
       }
       let elapsed = began.duration(to: clock.now)
       precondition(timedChecksum == checksum, "a timed pass decoded different payloads")
-      seconds.append(Self.seconds(elapsed))
+      seconds.append(elapsed.inSeconds)
     }
 
     var report = Report(
@@ -156,10 +156,6 @@ public enum VerifyBenchmark {
       script: pythonScript, jws: Array(signed.prefix(pythonCount)),
       root: chain.root.certificate, into: &report)
     return report
-  }
-
-  private static func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
   }
 
   /// A transaction with every common member, distinct per index.
