@@ -107,7 +107,10 @@ public enum BackfillBenchmark {
             "simulated App Store (bench world, seed \(settings.seed), \(settings.accounts) "
             + "accounts, in a child process)",
           environment: "auto"),
-        identity: "simulator bench-\(settings.accounts)-\(settings.seed)"),
+        identity: "simulator bench-\(settings.accounts)-\(settings.seed)",
+        // `simulator generate` uses the generator's default clock, and `simulator serve` answers
+        // as of it: the App Store's clock for this run.
+        clock: GeneratorConfiguration().now),
       options: MigrationRunOptions(
         legacyPaths: ["\(world)/\(GeneratedArchive.FileName.receipts)"],
         reader: .init(
@@ -115,8 +118,7 @@ public enum BackfillBenchmark {
         catalogPath: "\(world)/\(GeneratedArchive.FileName.products)",
         currentEntitlementsPath: "\(world)/\(GeneratedArchive.FileName.currentEntitlements)",
         reportsDirectory: reports,
-        // `simulator generate` uses the generator's default clock; the comparison is as of it.
-        asOf: GeneratorConfiguration().now,
+        asOf: nil,
         backfill: BackfillOptions(concurrency: settings.concurrency)),
       toolVersion: "bench", now: SystemTime.now, observer: observer)
 

@@ -14,7 +14,8 @@ struct ReceiptMigrate: AsyncParsableCommand {
       """,
     version: ToolVersion.current,
     subcommands: [
-      MigrateCommand.self, IngestCommand.self, BackfillCommand.self, CompareCommand.self,
+      MigrateCommand.self, AuditCommand.self, IngestCommand.self, BackfillCommand.self,
+      CompareCommand.self,
       ReportCommand.self, ExplainCommand.self, ReceiptCommand.self, DecodeCommand.self,
       LookupCommand.self,
       SimulatorCommand.self,

@@ -65,12 +65,20 @@ struct RunConfigurationTests {
   @Test("--fail-on takes categories, impacts and any, and counts against a threshold")
   func failOn() throws {
     let policy = try FailOnPolicy(parsing: "refund_missed, gains_access", threshold: 1)
-    #expect(policy.categories.contains(.refundMissed))
-    #expect(policy.categories.contains(.staleRenewed))
-    #expect(!policy.categories.contains(.match))
+    let categories = policy.selectors.reduce(into: Set<DiscrepancyCategory>()) {
+      $0.formUnion($1.categories)
+    }
+    #expect(categories.contains(.refundMissed))
+    #expect(categories.contains(.staleRenewed))
+    #expect(!categories.contains(.match))
+    #expect(policy.selectors.allSatisfy { $0.side == .primary && !$0.onlyNew })
     #expect(policy.description == "refund_missed, gains_access > 1")
     let any = try FailOnPolicy(parsing: "any")
-    #expect(any.categories == Set(DiscrepancyCategory.allCases).subtracting([.match]))
+    #expect(
+      any.selectors.first?.categories == Set(DiscrepancyCategory.allCases).subtracting([.match]))
+    let nightly = try FailOnPolicy(parsing: "new:table:loses_access,table:refund_missed")
+    #expect(nightly.selectors.map(\.side) == [.table, .table])
+    #expect(nightly.selectors.map(\.onlyNew) == [true, false])
     #expect(throws: FailOnPolicy.Failure.self) { try FailOnPolicy(parsing: "refunds") }
     #expect(throws: FailOnPolicy.Failure.self) { try FailOnPolicy(parsing: " , ") }
   }

@@ -17,6 +17,12 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
   public static let invalidRevision = APIErrorCode(rawValue: 4_000_005)
   /// 4000006: the transaction id is malformed.
   public static let invalidTransactionId = APIErrorCode(rawValue: 4_000_006)
+  /// 4000012: the notification history's start date lies further back than Apple keeps.
+  public static let startDateTooFarInPast = APIErrorCode(rawValue: 4_000_012)
+  /// 4000014: the notification history's pagination token is invalid.
+  public static let invalidPaginationToken = APIErrorCode(rawValue: 4_000_014)
+  /// 4000017: the notification history's pagination token has expired; start the window again.
+  public static let paginationTokenExpired = APIErrorCode(rawValue: 4_000_017)
   /// 4000019: `transactionId` and `notificationType` cannot be combined.
   public static let transactionIdAndNotificationTypeExclusive = APIErrorCode(rawValue: 4_000_019)
   /// 4000183: the app account token is not a UUID.

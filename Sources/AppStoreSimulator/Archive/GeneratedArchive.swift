@@ -56,6 +56,23 @@ public struct GeneratedArchive: Sendable {
     return expectations
   }
 
+  /// What a correct comparison must find at an instant of the world's timeline, and the team
+  /// table the world's flawed legacy logic holds then: `expected.csv` and
+  /// `current-entitlements.csv` as they would read that night.
+  ///
+  /// - Parameters:
+  ///   - instant: the comparison instant, up to the end of the timeline.
+  ///   - dataAsOf: when the App Store data compared was fetched, if earlier and never
+  ///     refreshed (see ``ExpectedCategoryOracle/init(world:at:dataAsOf:)``).
+  /// - Returns: the two files' text.
+  public func expectations(at instant: Timestamp, dataAsOf: Timestamp? = nil) -> (
+    expected: String, table: String
+  ) {
+    let expectations = ExpectedCategoryOracle(world: world, at: instant, dataAsOf: dataAsOf)
+      .expectations()
+    return (expected(expectations), currentEntitlements(expectations))
+  }
+
   private func write(_ bytes: [UInt8], _ directory: String, _ name: String) throws {
     try Data(bytes).write(
       to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)

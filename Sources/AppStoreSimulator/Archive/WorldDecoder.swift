@@ -51,6 +51,7 @@ public enum WorldDecoder {
       case "bundle_id": world.bundleId = try reader.readString()
       case "app_apple_id": world.appAppleId = try reader.readInt64()
       case "grace_period_days": world.gracePeriodDays = Int(try reader.readInt64())
+      case "timeline_end_ms": world.timelineEnd = try instant(&reader)
       case "products":
         world.products = []
         try reader.beginArray()
@@ -185,6 +186,7 @@ public enum WorldDecoder {
             revocation.kind = kind
           case "reason": revocation.reason = try reader.readInt64()
           case "percentage_milli": revocation.percentageMilli = try reader.readLenientInt64()
+          case "reversed_ms": revocation.reversedAt = try instant(&reader)
           default: try reader.skipValue()
           }
         }

@@ -14,13 +14,17 @@ public enum WorldEncoder {
     func line(_ text: String) { output.append(contentsOf: text.utf8) }
     var header = JSONWriter()
     header.beginObject()
-    header.field("format_version", World.formatVersion)
+    header.field("format_version", world.requiredFormatVersion)
     header.field("seed", String(world.seed))
     header.field("now", world.now.iso8601)
     header.field("now_ms", world.now.millisecondsSince1970)
     header.field("bundle_id", world.bundleId)
     header.field("app_apple_id", world.appAppleId)
     header.field("grace_period_days", world.gracePeriodDays)
+    if let end = world.timelineEnd {
+      header.field("timeline_end", end.iso8601)
+      header.field("timeline_end_ms", end.millisecondsSince1970)
+    }
     header.endObject()
     // Splice the header members, then the arrays one element per line.
     line(String(header.string.dropLast()) + ",\n\"products\":[\n")
@@ -130,6 +134,9 @@ public enum WorldEncoder {
       writer.field("kind", revocation.kind.rawValue)
       writer.field("reason", revocation.reason)
       writer.field("percentage_milli", revocation.percentageMilli)
+      if let reversed = revocation.reversedAt {
+        writer.field("reversed_ms", reversed.millisecondsSince1970)
+      }
       writer.endObject()
     } else {
       writer.null()

@@ -39,18 +39,21 @@ public final class EmbeddedAppStore: Sendable {
   /// - Parameters:
   ///   - worldDirectory: a directory written by `simulator generate`.
   ///   - now: the wall clock for request tokens and rate limits (signed data carries the
-  ///     world's clock).
+  ///     App Store's clock).
+  ///   - clock: the App Store's clock, up to the end of the world's timeline; `nil` for the
+  ///     world's own clock.
   ///   - configure: changes to the server's settings (faults, latency, limits), for tests and
   ///     benchmarks; none by default.
   /// - Returns: the running App Store; call ``stop()`` when done.
   /// - Throws: `SimulatorSetupError` for a missing or damaged world, `SimulatorStartError`
   ///   when the server cannot start.
   public static func start(
-    worldDirectory: String, now: @escaping @Sendable () -> Timestamp,
+    worldDirectory: String, now: @escaping @Sendable () -> Timestamp, clock: Timestamp? = nil,
     configure: (inout SimulatorConfiguration) -> Void = { _ in }
   ) throws -> EmbeddedAppStore {
     let setup = try SimulatorSetup.prepare(worldDirectory: worldDirectory)
     var configuration = setup.configuration(now: now)
+    configuration.clock = clock
     configure(&configuration)
     let server = try SimulatorServer.start(configuration: configuration)
     let worldBytes =
@@ -77,7 +80,11 @@ public final class EmbeddedAppStore: Sendable {
       + "\(world.accounts.count) accounts)"
   }
 
-  /// The identity a store remembers: `simulator <world fingerprint>`.
+  /// The App Store's clock: the instant every answer describes.
+  public var clock: Timestamp { server.configuration.effectiveClock }
+
+  /// The identity a store remembers: `simulator <world fingerprint>`. The clock is not part of
+  /// it: one world served night after night is one App Store.
   public var identity: String { "simulator \(worldFingerprint)" }
 
   /// A file of the world directory, such as `GeneratedArchive.FileName.receipts`.

@@ -9,6 +9,10 @@ public enum ExpectedCategory: String, CaseIterable, Hashable, Sendable, Comparab
   case noTransactionId = "no_transaction_id"
   /// A seed id could not be resolved (never expected from a fault-free world).
   case unresolved
+  /// The App Store data of a customer of the account has run out by the comparison instant
+  /// (an active status past its expiry, a grace period past its end): what holds now is
+  /// unknown until the customer is asked again.
+  case staleAppStoreData = "stale_app_store_data"
   /// Every seed id is unknown in both environments.
   case unknownToAppStore = "unknown_to_app_store"
   /// Every customer exists only in sandbox.

@@ -26,6 +26,10 @@ public struct ExpectedCategoryOracle: Sendable {
   public static let expiryTolerance: Int64 = Timestamp.millisecondsPerDay
 
   private let world: World
+  /// The comparison instant.
+  private let instant: Timestamp
+  /// The instant the App Store data was fetched at, when it is older than the comparison.
+  private let dataAsOf: Timestamp?
   private let writer: LegacyResponseWriter
   private let logic: OldEntitlementLogic
   /// The customers each account reaches through its ids.
@@ -33,9 +37,19 @@ public struct ExpectedCategoryOracle: Sendable {
 
   /// Prepares the oracle for a world.
   ///
-  /// - Parameter world: the world.
-  public init(world: World) {
+  /// - Parameters:
+  ///   - world: the world.
+  ///   - instant: the comparison instant; the world's clock by default. Any instant up to the
+  ///     end of the world's timeline: the old side is the legacy logic at that instant, the new
+  ///     side the App Store's truth at it, and the team's table what its flawed logic holds then.
+  ///   - dataAsOf: when the App Store data a comparison reads was fetched, if earlier than
+  ///     `instant` and never refreshed: the new side is then the truth of that instant, and an
+  ///     account whose customer had a state that has run out by `instant` (an active
+  ///     subscription past its expiry, a grace period past its end) is `stale_app_store_data`.
+  public init(world: World, at instant: Timestamp? = nil, dataAsOf: Timestamp? = nil) {
     self.world = world
+    self.instant = instant ?? world.now
+    self.dataAsOf = dataAsOf.flatMap { $0 < (instant ?? world.now) ? $0 : nil }
     self.writer = LegacyResponseWriter(world: world)
     self.logic = OldEntitlementLogic(catalog: world.catalog)
     var reachable: [[Int]] = []
@@ -123,6 +137,8 @@ public struct ExpectedCategoryOracle: Sendable {
       category = .noTransactionId
     } else if customers.isEmpty {
       category = .unknownToAppStore
+    } else if hasRunOut(customers) {
+      category = .staleAppStoreData
     } else if customers.allSatisfy({ world.customers[$0].environment == .sandbox }) {
       category = .sandboxOnly
     } else if customers.contains(where: { (accountsByCustomer[$0] ?? 0) > 1 }) {
@@ -133,7 +149,8 @@ public struct ExpectedCategoryOracle: Sendable {
       category = Self.classify(old: oldSide, new: newSide)
     }
     let tableCategory =
-      customers.isEmpty ? category : Self.classify(old: tableSide.entitlements, new: newSide)
+      customers.isEmpty || category == .staleAppStoreData
+      ? category : Self.classify(old: tableSide.entitlements, new: newSide)
     return Expectation(
       accountId: account.id, category: category, tableCategory: tableCategory,
       effectiveFlaws: tableSide.flaws,
@@ -154,7 +171,7 @@ public struct ExpectedCategoryOracle: Sendable {
     let evaluator = OldEntitlementLogic(flaws: flaws, catalog: world.catalog)
     var merged: [EntitlementKey: OldEntitlement] = [:]
     for response in latest {
-      for entitlement in evaluator.evaluate(response, at: world.now) {
+      for entitlement in evaluator.evaluate(response, at: instant) {
         merged[entitlement.key] = Self.better(merged[entitlement.key], entitlement)
       }
     }
@@ -192,11 +209,41 @@ public struct ExpectedCategoryOracle: Sendable {
   private func newEntitlements(_ customers: [Int]) -> [EntitlementKey: TruthEntitlement] {
     var merged: [EntitlementKey: TruthEntitlement] = [:]
     for customer in customers {
-      for (key, entitlement) in world.customers[customer].truthEntitlements(at: world.now) {
+      for (key, entitlement) in world.customers[customer].truthEntitlements(
+        at: dataAsOf ?? instant)
+      {
         merged[key] = Customer.better(merged[key], entitlement)
       }
     }
     return merged
+  }
+
+  /// Whether data fetched at ``dataAsOf`` shows a customer a state that has run out by the
+  /// comparison instant: a subscription active then whose expiry has passed, or in its grace
+  /// period then whose grace period has ended.
+  private func hasRunOut(_ customers: [Int]) -> Bool {
+    guard let dataAsOf else { return false }
+    for index in customers {
+      let customer = world.customers[index]
+      let originals = Set(
+        customer.transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= dataAsOf }
+          .map(\.originalTransactionId))
+      for original in originals {
+        guard
+          let (status, transaction, renewal) = customer.subscriptionStatus(
+            originalTransactionId: original, at: dataAsOf)
+        else { continue }
+        switch status {
+        case .active:
+          if let expires = transaction.expiresDate, expires <= instant { return true }
+        case .gracePeriod:
+          if let grace = renewal?.gracePeriodExpiresDate, grace <= instant { return true }
+        default:
+          break
+        }
+      }
+    }
+    return false
   }
 
   private func decode(_ snapshot: LegacySnapshot, text: String) -> VerifyReceiptResponse {

@@ -9,6 +9,12 @@ public struct GeneratorConfiguration: Sendable {
   public var now = Timestamp(millisecondsSince1970: 1_761_955_200_000)  // 2025-11-01T00:00:00Z
   /// The billing grace period, in days.
   public var gracePeriodDays = 16
+  /// How many days the timeline goes on past the clock (0: it stops at the clock). The legacy
+  /// records are all captured before the clock; what happens after it is what a nightly audit
+  /// must notice.
+  public var daysAfter = 0
+  /// How often things happen in those days.
+  public var timelineRates = TimelineRates()
   /// How customer stories are distributed (relative weights).
   public var archetypeWeights: [(CustomerArchetype, Double)] = CustomerArchetype.defaultWeights
 

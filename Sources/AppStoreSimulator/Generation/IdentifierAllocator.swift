@@ -22,6 +22,17 @@ struct IdentifierAllocator {
     appTransactionId = String(704_000_000_000_000_000 + customer * 1000 + 7)
   }
 
+  /// Moves past every id already handed out, so that ids made later for the same customer (a
+  /// timeline extended past the world's clock) never repeat one.
+  ///
+  /// - Parameter used: the customer's transaction ids so far.
+  mutating func skip(past used: [String]) {
+    for id in used {
+      guard let value = Int64(id), value > base, value - base >= next else { continue }
+      next = value - base + 1
+    }
+  }
+
   /// The next transaction id and its matching web order line item id.
   mutating func transactionId() -> (transactionId: String, webOrderLineItemId: String) {
     defer { next += 1 }

@@ -89,6 +89,11 @@ public struct WorldGenerator: Sendable {
         addAccount(for: [customer], to: &world, random: &random)
       }
     }
+    if configuration.daysAfter > 0 {
+      TimelineExtender(
+        world: world, days: configuration.daysAfter, rates: configuration.timelineRates
+      ).extend(&world)
+    }
     return world
   }
 

@@ -80,13 +80,15 @@ extension Customer {
           )
         }
         ?? purchases.max {
-          ($0.revocation?.date ?? .distantPast) < ($1.revocation?.date ?? .distantPast)
+          ($0.revocation(at: instant)?.date ?? .distantPast)
+            < ($1.revocation(at: instant)?.date ?? .distantPast)
         }
       guard let chosen else { continue }
       result[.product(product)] = TruthEntitlement(
         key: .product(product), status: owning.isEmpty ? .revoked : .active, productId: product,
         expiresDate: nil,
-        revocation: owning.isEmpty ? chosen.revocation : nil, ownership: chosen.ownership,
+        revocation: owning.isEmpty ? chosen.revocation(at: instant) : nil,
+        ownership: chosen.ownership,
         transactionId: chosen.transactionId, originalTransactionId: chosen.originalTransactionId)
     }
     return result

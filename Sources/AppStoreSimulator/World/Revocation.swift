@@ -21,6 +21,9 @@ public struct Revocation: Hashable, Sendable {
   public var reason: Int64
   /// `revocationPercentage` in milli-units (50000 = 50 %), for prorated refunds.
   public var percentageMilli: Int64?
+  /// When the App Store reversed the refund (`REFUND_REVERSED`), giving the purchase back; from
+  /// then on the transaction is no longer revoked.
+  public var reversedAt: Timestamp?
 
   /// Creates a revocation.
   ///
@@ -29,10 +32,22 @@ public struct Revocation: Hashable, Sendable {
   ///   - kind: what it was.
   ///   - reason: 1 app issue, 0 other.
   ///   - percentageMilli: the refunded share, for prorated refunds.
-  public init(date: Timestamp, kind: Kind, reason: Int64, percentageMilli: Int64? = nil) {
+  ///   - reversedAt: when the refund was reversed, if it was.
+  public init(
+    date: Timestamp, kind: Kind, reason: Int64, percentageMilli: Int64? = nil,
+    reversedAt: Timestamp? = nil
+  ) {
     self.date = date
     self.kind = kind
     self.reason = reason
     self.percentageMilli = percentageMilli
+    self.reversedAt = reversedAt
+  }
+
+  /// Whether the revocation stands at `instant`: it has happened and has not been reversed.
+  ///
+  /// - Parameter instant: the instant asked about.
+  public func isInEffect(at instant: Timestamp) -> Bool {
+    date <= instant && !(reversedAt.map { $0 <= instant } ?? false)
   }
 }

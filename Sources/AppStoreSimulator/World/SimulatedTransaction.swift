@@ -75,11 +75,11 @@ public struct SimulatedTransaction: Hashable, Sendable {
     upgradedAt.map { $0 <= instant } ?? false
   }
 
-  /// The revocation, if it had happened by `instant`.
+  /// The revocation, if it had happened by `instant` and was not reversed by then.
   ///
   /// - Parameter instant: the instant asked about.
   public func revocation(at instant: Timestamp) -> Revocation? {
-    revocation.flatMap { $0.date <= instant ? $0 : nil }
+    revocation.flatMap { $0.isInEffect(at: instant) ? $0 : nil }
   }
 
   /// When the transaction last changed, as seen at `instant`: the history endpoint sorts by it.
@@ -89,6 +89,9 @@ public struct SimulatedTransaction: Hashable, Sendable {
     var modified = purchaseDate
     if let upgraded = upgradedAt, upgraded <= instant { modified = max(modified, upgraded) }
     if let revoked = revocation?.date, revoked <= instant { modified = max(modified, revoked) }
+    if let reversed = revocation?.reversedAt, reversed <= instant {
+      modified = max(modified, reversed)
+    }
     return modified
   }
 }

@@ -4,8 +4,10 @@ import Chronology
 /// did, and the team's accounts with the legacy records the team stored. Everything is derived
 /// deterministically from a seed, with a fixed clock.
 public struct World: Hashable, Sendable {
-  /// The version of `world.json`; bump it when the format changes incompatibly.
-  public static let formatVersion = 1
+  /// The newest version of `world.json` this build reads and writes; bump it when the format
+  /// changes incompatibly. A world without a timeline past its clock is still written as
+  /// version 1, byte for byte as before.
+  public static let formatVersion = 2
 
   /// The seed it was generated from.
   public var seed: UInt64
@@ -23,6 +25,17 @@ public struct World: Hashable, Sendable {
   public var accounts: [TeamAccount]
   /// The length of the billing grace period the app enabled, in days.
   public var gracePeriodDays: Int
+  /// How far the world's timeline goes on past ``now``: renewals, churn, refunds and the rest
+  /// happen up to this instant, so the simulator can be served at any clock from ``now`` to
+  /// here. `nil` when the timeline stops at ``now``.
+  public var timelineEnd: Timestamp?
+
+  /// The format version this world needs: 2 once its timeline goes on past its clock (refund
+  /// reversals and a timeline end exist only there), else 1.
+  public var requiredFormatVersion: Int { timelineEnd == nil ? 1 : 2 }
+
+  /// The last instant the simulator can be served at: the end of the timeline, or the clock.
+  public var latestClock: Timestamp { timelineEnd ?? now }
 
   /// Creates a world.
   public init(

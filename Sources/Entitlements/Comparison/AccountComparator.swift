@@ -70,7 +70,7 @@ public struct AccountComparator: Sendable {
       var tableCategory: DiscrepancyCategory?
       var keyComparisons = keys
       if let table {
-        if input.customers.isEmpty {
+        if input.customers.isEmpty || category == .staleAppStoreData {
           tableCategory = category
         } else {
           let allKeys = Set(table.keys).union(newNow.keys)
@@ -139,6 +139,14 @@ public struct AccountComparator: Sendable {
       return finish(
         .unknownToAppStore,
         "none of the \(input.seeds.count) id(s) is known to the App Store, \(scope)")
+    }
+    let stale = staleness(of: input.customers)
+    if !stale.isEmpty {
+      return finish(
+        .staleAppStoreData,
+        "the App Store data no longer speaks for this comparison: "
+          + stale.map(\.sentence).joined(separator: "; ")
+          + "; the customer must be asked again (audit and migrate refresh it)")
     }
     if input.customers.allSatisfy({ $0.environment == "Sandbox" }) {
       return finish(
@@ -271,6 +279,21 @@ public struct AccountComparator: Sendable {
   }
 
   // MARK: - The new side
+
+  /// Every reason a customer's stored data cannot be compared at ``asOf``.
+  private func staleness(of customers: [AccountInput.Customer]) -> [StaleEvidence] {
+    let logic = NewEntitlementLogic()
+    return customers.flatMap { customer in
+      var evidence = logic.staleness(of: customer.data, customerKey: customer.key, at: asOf)
+      if let reason = customer.pendingRefresh {
+        evidence.append(
+          StaleEvidence(
+            customerKey: customer.key, group: nil, productId: nil,
+            signedDate: customer.data.statusesSignedAt, kind: .refreshPending(reason: reason)))
+      }
+      return evidence
+    }
+  }
 
   private func mergedNew(_ customers: [AccountInput.Customer]) -> [EntitlementKey: EntitlementView]
   {

@@ -33,17 +33,22 @@ public struct AccountInput: Sendable {
     /// Whether the whole history and the statuses are stored; an interrupted backfill leaves
     /// a customer incomplete, and an incomplete customer is never compared.
     public var isComplete: Bool
+    /// Why the customer is due to be asked again, when a refresh is still pending (a
+    /// notification named it, or the refresh's budget ran out): its stored data is known to be
+    /// out of date, so it is not compared.
+    public var pendingRefresh: String?
 
     /// Creates a customer.
     public init(
       key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData,
-      isComplete: Bool = true
+      isComplete: Bool = true, pendingRefresh: String? = nil
     ) {
       self.key = key
       self.environment = environment
       self.otherAccounts = otherAccounts
       self.data = data
       self.isComplete = isComplete
+      self.pendingRefresh = pendingRefresh
     }
   }
 

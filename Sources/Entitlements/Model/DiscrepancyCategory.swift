@@ -13,6 +13,10 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   /// At least one id could not be resolved: retries exhausted, or signed data failed
   /// verification. The data cannot decide; nothing is guessed.
   case unresolved
+  /// The stored App Store data of one of the account's customers no longer speaks for the
+  /// comparison instant (a status that has run out, or a refresh still due): nothing is guessed
+  /// until the customer is asked again.
+  case staleAppStoreData = "stale_app_store_data"
   /// Every id is unknown to the App Store in both environments.
   case unknownToAppStore = "unknown_to_app_store"
   /// Every App Store customer of the account exists only in sandbox.
@@ -54,9 +58,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   /// Whether the category is decided for the whole account before any key is compared.
   public var isAccountLevel: Bool {
     switch self {
-    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly,
-      .sharedAppleAccount,
-      .idsOnly:
+    case .legacyErrorStatus, .noTransactionId, .unresolved, .staleAppStoreData,
+      .unknownToAppStore, .sandboxOnly, .sharedAppleAccount, .idsOnly:
       return true
     default:
       return false
@@ -69,6 +72,7 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
     case .legacyErrorStatus: return "Legacy error status"
     case .noTransactionId: return "No transaction id"
     case .unresolved: return "Unresolved"
+    case .staleAppStoreData: return "Stale App Store data"
     case .unknownToAppStore: return "Unknown to the App Store"
     case .sandboxOnly: return "Sandbox only"
     case .sharedAppleAccount: return "Shared Apple Account"
@@ -101,9 +105,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
       return .changesTerms
     case .match:
       return .none
-    case .legacyErrorStatus, .noTransactionId, .unresolved, .unknownToAppStore, .sandboxOnly,
-      .sharedAppleAccount,
-      .idsOnly:
+    case .legacyErrorStatus, .noTransactionId, .unresolved, .staleAppStoreData,
+      .unknownToAppStore, .sandboxOnly, .sharedAppleAccount, .idsOnly:
       return .needsAttention
     }
   }

@@ -11,17 +11,25 @@ public struct NewEntitlementLogic: Sendable {
   /// Creates the logic.
   public init() {}
 
-  /// The entitlements of a customer now: subscription groups from the statuses, one-time
-  /// products from the history as of `instant`.
+  /// The entitlements of a customer at `instant`: subscription groups from the statuses,
+  /// one-time products from the history as of `instant`.
+  ///
+  /// A status is Apple's answer as of its `signedDate`. For an instant before that, the
+  /// statuses describe a later moment, so the entitlements are reconstructed from the history
+  /// instead (see ``reconstruct(_:at:)``). For an instant after a status has run out (see
+  /// ``staleness(of:customerKey:at:)``) the status is still returned here: callers check
+  /// staleness first and never compare a stale customer.
   ///
   /// - Parameters:
   ///   - data: the customer's history and statuses.
-  ///   - instant: the comparison instant (for the one-time products; the statuses are Apple's
-  ///     answer at the time they were fetched).
+  ///   - instant: the comparison instant.
   /// - Returns: one view per key.
   public func evaluate(_ data: AppStoreCustomerData, at instant: Timestamp) -> [EntitlementKey:
     EntitlementView]
   {
+    if let fetched = data.statusesSignedAt, instant < fetched {
+      return reconstruct(data.transactions, at: instant)
+    }
     var views: [EntitlementKey: EntitlementView] = [:]
     for entry in data.statuses {
       let view = Self.view(of: entry)
@@ -31,6 +39,31 @@ public struct NewEntitlementLogic: Sendable {
       views[view.key] = Self.better(views[view.key], view)
     }
     return views
+  }
+
+  /// What in a customer's stored statuses has run out by `instant`: an active status whose
+  /// expiry has passed, a billing-grace-period status whose grace period has ended. Such a
+  /// customer must be asked again before it can be compared; nothing is guessed.
+  ///
+  /// - Parameters:
+  ///   - data: the customer's stored data.
+  ///   - customerKey: the customer's key, for the evidence.
+  ///   - instant: the comparison instant.
+  /// - Returns: the evidence, empty when the data still speaks for `instant`.
+  public func staleness(of data: AppStoreCustomerData, customerKey: String, at instant: Timestamp)
+    -> [StaleEvidence]
+  {
+    if let fetched = data.statusesSignedAt, instant < fetched { return [] }
+    return data.statuses.compactMap { entry in
+      guard let runsOut = entry.runsOutAt, runsOut <= instant else { return nil }
+      let kind: StaleEvidence.Kind =
+        entry.status == .active
+        ? .activePastExpiry(expiresDate: runsOut)
+        : .gracePeriodEnded(gracePeriodExpiresDate: runsOut)
+      return StaleEvidence(
+        customerKey: customerKey, group: entry.group, productId: entry.transaction.productId,
+        signedDate: entry.signedDate, kind: kind)
+    }
   }
 
   /// The entitlements a customer had at a past instant, reconstructed from the history alone:

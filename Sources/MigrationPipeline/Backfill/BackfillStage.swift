@@ -19,6 +19,9 @@ public actor BackfillStage {
   private let client: AppStoreServerAPIClient
   private let options: BackfillOptions
   private let now: @Sendable () -> Timestamp
+  /// The App Store's clock (the simulator's, or the wall clock for Apple): what fetched data is
+  /// true as of.
+  private let appStoreNow: @Sendable () -> Timestamp
   private let observer: (any ProgressObserver)?
   private var summary = BackfillSummary()
   /// Customers another task of this run is walking right now.
@@ -42,16 +45,20 @@ public actor BackfillStage {
   ///   - client: the App Store Server API client.
   ///   - options: concurrency and extras.
   ///   - now: the clock, for bookkeeping.
+  ///   - appStoreNow: the App Store's clock, recorded as the instant fetched statuses are true
+  ///     as of; `now` when `nil` (Apple's clock is the wall clock).
   ///   - observer: where progress goes.
   public init(
     store: sending MigrationStore, client: AppStoreServerAPIClient,
     options: BackfillOptions = BackfillOptions(),
-    now: @escaping @Sendable () -> Timestamp, observer: (any ProgressObserver)? = nil
+    now: @escaping @Sendable () -> Timestamp,
+    appStoreNow: (@Sendable () -> Timestamp)? = nil, observer: (any ProgressObserver)? = nil
   ) {
     self.store = store
     self.client = client
     self.options = options
     self.now = now
+    self.appStoreNow = appStoreNow ?? now
     self.observer = observer
   }
 
@@ -154,23 +161,19 @@ public actor BackfillStage {
     }
   }
 
-  /// Runs `body` over `items` with at most `limit` at once.
+  /// Runs `body` over `items` with at most `limit` at once, showing progress after each.
   private func forEach<Item: Sendable>(
     _ items: [Item], limit: Int,
     _ body: @escaping @Sendable (BackfillStage, Item) async throws -> Void
   ) async throws {
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      var iterator = items.makeIterator()
-      for _ in 0..<max(1, limit) {
-        guard let item = iterator.next() else { break }
-        group.addTask { try await body(self, item) }
-      }
-      while try await group.next() != nil {
-        observer?.advanced(Self.name, by: 1)
-        showRequestCounters()
-        if let item = iterator.next() { group.addTask { try await body(self, item) } }
-      }
-    }
+    try await ConcurrentWork.forEach(
+      items, limit: limit, afterEach: { await self.itemFinished() },
+      body: { item in try await body(self, item) })
+  }
+
+  private func itemFinished() {
+    observer?.advanced(Self.name, by: 1)
+    showRequestCounters()
   }
 
   /// Tells the observer how many requests, retries and 429s happened since it was last told.
@@ -357,7 +360,8 @@ public actor BackfillStage {
       }
       summary.statusCalls += 1
       try store.storeStatuses(
-        Self.rows(response), customerId: current.id, now: now().millisecondsSince1970)
+        Self.rows(response), customerId: current.id,
+        fetchedAt: appStoreNow().millisecondsSince1970, now: now().millisecondsSince1970)
     }
     if options.fetchAppTransactions && !current.isAppTransactionComplete {
       let appTransaction: Verified<AppTransaction>?
@@ -483,6 +487,11 @@ public actor BackfillStage {
         row.gracePeriodExpiresMilliseconds = renewal.gracePeriodExpiresDate?.millisecondsSince1970
         row.renewalSignedMilliseconds = renewal.signedDate?.millisecondsSince1970
         row.renewalJWS = entry.renewalInfo.jws
+        row.transactionId = entry.transaction.payload.transactionId
+        row.expiresMilliseconds = entry.transaction.payload.expiresDate?.millisecondsSince1970
+        row.signedMilliseconds =
+          (renewal.signedDate ?? entry.transaction.payload.signedDate)?
+          .millisecondsSince1970
         return row
       }
     }

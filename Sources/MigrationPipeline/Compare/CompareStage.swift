@@ -39,6 +39,7 @@ public struct CompareStage {
     let accounts = try store.accountIds()
     observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
     let comparator = self.comparator
+    let pending = try store.pendingRefreshes()
     var results: [AccountComparison] = []
     results.reserveCapacity(accounts.count)
     let chunkSize = 512
@@ -51,7 +52,8 @@ public struct CompareStage {
         Array(repeating: nil, count: records.count))
       DispatchQueue.concurrentPerform(iterations: records.count) { index in
         let comparison = Result {
-          comparator.compare(try Self.input(for: records[index], table: table))
+          comparator.compare(
+            try Self.input(for: records[index], table: table, pendingRefreshes: pending))
         }
         compared.withLock { $0[index] = comparison }
       }
@@ -71,7 +73,9 @@ public struct CompareStage {
   /// - Throws: `SQLiteError`, or a failure to read back a stored value.
   public func compare(accountId: String) throws -> AccountComparison {
     try comparator.compare(
-      Self.input(for: try store.accountRecords(accountId), table: options.table))
+      Self.input(
+        for: try store.accountRecords(accountId), table: options.table,
+        pendingRefreshes: try store.pendingRefreshes()))
   }
 
   private var comparator: AccountComparator {
@@ -86,9 +90,10 @@ public struct CompareStage {
     stored == "covered" ? .found : AccountEvidence.SeedId.Outcome(rawValue: stored)
   }
 
-  static func input(for records: AccountRecords, table: [String: [TableRow]]?) throws
-    -> AccountInput
-  {
+  static func input(
+    for records: AccountRecords, table: [String: [TableRow]]?,
+    pendingRefreshes: [Int64: String] = [:]
+  ) throws -> AccountInput {
     var responses: [AccountInput.Response] = []
     var evidence: [AccountEvidence.LegacyRecord] = []
     for record in records.records {
@@ -134,7 +139,8 @@ public struct CompareStage {
                 try StoredSignedValue.decode($0, as: JWSRenewalInfo.self)
               })
           }),
-        isComplete: customer.row.isHistoryComplete && customer.row.areStatusesComplete)
+        isComplete: customer.row.isHistoryComplete && customer.row.areStatusesComplete,
+        pendingRefresh: pendingRefreshes[customer.row.id])
     }
     return AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,

@@ -29,6 +29,13 @@ public enum StoreProvenance {
         path: store.path, recorded: decode(stored)?.source.description ?? stored,
         requested: source.description)
     }
+    // The same App Store, served at a later clock (a simulated world played night by night):
+    // the store's data now describes that clock, so comparisons default to it.
+    if recorded.clock != clock || recorded.source != source {
+      try store.setProperty(
+        MigrationStore.appStorePropertyName,
+        value: encode(source, identity: identity, clock: clock), now: now)
+    }
   }
 
   /// The App Store recorded for a store, or `nil` before its first backfill.

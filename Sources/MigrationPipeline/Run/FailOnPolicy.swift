@@ -1,13 +1,54 @@
 import Entitlements
 import Foundation
 
-/// When a run counts as failed (exit 1): `--fail-on` names categories, impacts
-/// (`loses_access`, `gains_access`, `changes_terms`, `needs_attention`) or `any` (every
-/// category but `match`); `--fail-threshold` is how many such accounts are tolerated.
+/// When a run counts as failed (exit 1). `--fail-on` is a comma-separated list of selectors:
+///
+/// - a category (`refund_missed`), an impact (`loses_access`, `gains_access`, `changes_terms`,
+///   `needs_attention`) or `any` (every category but `match`): accounts whose primary category
+///   (the old logic against the App Store) is one of them;
+/// - `table:` and one of those: accounts whose team-table category is one of them;
+/// - `new:` before either: only accounts that entered those categories since the previous run
+///   (their category then was none of them, or they were not in it) — with no earlier run,
+///   every account is new.
+///
+/// An account counts once however many selectors it matches; `--fail-threshold` is how many
+/// counted accounts are tolerated.
 public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
-  /// The categories that count.
-  public var categories: Set<DiscrepancyCategory>
-  /// How many accounts in those categories are tolerated.
+  /// Which category of an account a selector reads.
+  public enum Side: String, Hashable, Sendable {
+    /// The primary category.
+    case primary
+    /// The team table's category.
+    case table
+  }
+
+  /// One item of the list.
+  public struct Selector: Hashable, Sendable {
+    /// Which category it reads.
+    public var side: Side
+    /// Whether only accounts that entered the categories since the previous run count.
+    public var onlyNew: Bool
+    /// The categories that count.
+    public var categories: Set<DiscrepancyCategory>
+  }
+
+  /// An account's categories in the previous run.
+  public struct Previous: Hashable, Sendable {
+    /// The primary category.
+    public var category: DiscrepancyCategory?
+    /// The team table's category.
+    public var tableCategory: DiscrepancyCategory?
+
+    /// Creates previous categories.
+    public init(category: DiscrepancyCategory?, tableCategory: DiscrepancyCategory?) {
+      self.category = category
+      self.tableCategory = tableCategory
+    }
+  }
+
+  /// The selectors.
+  public var selectors: [Selector]
+  /// How many accounts counted are tolerated.
   public var threshold: Int
   /// The list as the user wrote it.
   public var expression: String
@@ -15,34 +56,51 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
   /// Parses a `--fail-on` list.
   ///
   /// - Parameters:
-  ///   - list: comma-separated categories, impacts or `any`.
+  ///   - list: comma-separated selectors.
   ///   - threshold: how many accounts are tolerated.
   /// - Throws: ``Failure`` naming an unknown item and the known ones.
   public init(parsing list: String, threshold: Int = 0) throws {
-    var categories = Set<DiscrepancyCategory>()
+    var selectors: [Selector] = []
     for item in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
     where !item.isEmpty {
-      if item == "any" {
-        categories.formUnion(DiscrepancyCategory.allCases.filter { $0 != .match })
-      } else if let category = DiscrepancyCategory(rawValue: item) {
-        categories.insert(category)
-      } else if let impact = DiscrepancyCategory.Impact(rawValue: item) {
-        categories.formUnion(DiscrepancyCategory.allCases.filter { $0.impact == impact })
-      } else {
+      var rest = Substring(item)
+      var onlyNew = false
+      var side = Side.primary
+      if rest.hasPrefix("new:") {
+        onlyNew = true
+        rest = rest.dropFirst(4)
+      }
+      if rest.hasPrefix("table:") {
+        side = .table
+        rest = rest.dropFirst(6)
+      }
+      guard let categories = Self.categories(named: String(rest)) else {
         let known =
           DiscrepancyCategory.allCases.map(\.rawValue)
           + DiscrepancyCategory.Impact.allCases.map(\.rawValue) + ["any"]
         throw Failure(
           description:
-            "'\(item)' is not a category or impact; use one of: \(known.joined(separator: ", "))")
+            "'\(item)' is not a category or impact; use one of: \(known.joined(separator: ", ")), "
+            + "each optionally after table: (the team table's category) and new: (only accounts "
+            + "that entered it since the previous run)")
       }
+      selectors.append(Selector(side: side, onlyNew: onlyNew, categories: categories))
     }
-    guard !categories.isEmpty else {
+    guard !selectors.isEmpty else {
       throw Failure(description: "--fail-on needs at least one category")
     }
-    self.categories = categories
+    self.selectors = selectors
     self.threshold = threshold
     self.expression = list + (threshold > 0 ? " > \(threshold)" : "")
+  }
+
+  private static func categories(named name: String) -> Set<DiscrepancyCategory>? {
+    if name == "any" { return Set(DiscrepancyCategory.allCases.filter { $0 != .match }) }
+    if let category = DiscrepancyCategory(rawValue: name) { return [category] }
+    if let impact = DiscrepancyCategory.Impact(rawValue: name) {
+      return Set(DiscrepancyCategory.allCases.filter { $0.impact == impact })
+    }
+    return nil
   }
 
   /// Why a `--fail-on` list was refused.
@@ -53,17 +111,38 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
 
   /// How many of the comparisons count against the policy.
   ///
-  /// - Parameter comparisons: the run's comparisons.
+  /// - Parameters:
+  ///   - comparisons: the run's comparisons.
+  ///   - previous: every account's categories in the previous run, or `nil` when there was no
+  ///     previous run (then every account is new).
   /// - Returns: the count.
-  public func count(in comparisons: [AccountComparison]) -> Int {
-    comparisons.filter { categories.contains($0.category) }.count
+  public func count(in comparisons: [AccountComparison], previous: [String: Previous]? = nil)
+    -> Int
+  {
+    comparisons.count { comparison in
+      selectors.contains { matches($0, comparison, previous: previous?[comparison.accountId]) }
+    }
   }
 
   /// Whether the comparisons cross the threshold.
   ///
-  /// - Parameter comparisons: the run's comparisons.
-  public func isCrossed(by comparisons: [AccountComparison]) -> Bool {
-    count(in: comparisons) > threshold
+  /// - Parameters:
+  ///   - comparisons: the run's comparisons.
+  ///   - previous: see ``count(in:previous:)``.
+  public func isCrossed(
+    by comparisons: [AccountComparison], previous: [String: Previous]? = nil
+  ) -> Bool {
+    count(in: comparisons, previous: previous) > threshold
+  }
+
+  private func matches(
+    _ selector: Selector, _ comparison: AccountComparison, previous: Previous?
+  ) -> Bool {
+    let now = selector.side == .primary ? comparison.category : comparison.tableCategory
+    guard let now, selector.categories.contains(now) else { return false }
+    guard selector.onlyNew else { return true }
+    let before = selector.side == .primary ? previous?.category : previous?.tableCategory
+    return before.map { !selector.categories.contains($0) } ?? true
   }
 
   /// `refund_missed,stale_expired > 3`.

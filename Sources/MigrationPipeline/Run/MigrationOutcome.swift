@@ -4,6 +4,8 @@ public struct MigrationOutcome: Sendable {
   public var ingest: IngestSummary?
   /// The backfill stage's summary.
   public var backfill: BackfillSummary
+  /// What the refresh did.
+  public var refresh: RefreshSummary
   /// The recorded comparison run.
   public var run: RecordedRun
   /// Where the report was written.
@@ -11,10 +13,12 @@ public struct MigrationOutcome: Sendable {
 
   /// Creates an outcome.
   public init(
-    ingest: IngestSummary?, backfill: BackfillSummary, run: RecordedRun, reportDirectory: String
+    ingest: IngestSummary?, backfill: BackfillSummary, refresh: RefreshSummary,
+    run: RecordedRun, reportDirectory: String
   ) {
     self.ingest = ingest
     self.backfill = backfill
+    self.refresh = refresh
     self.run = run
     self.reportDirectory = reportDirectory
   }

@@ -14,10 +14,16 @@ public struct MigrationRunOptions: Sendable {
   public var currentEntitlementsPath: String?
   /// Where run folders are written.
   public var reportsDirectory: String
-  /// The comparison instant.
-  public var asOf: Timestamp
+  /// The comparison instant, or `nil` for the App Store's clock when the comparison begins
+  /// (the simulator's clock, or now for Apple), so that the data just refreshed is read as of an
+  /// instant it speaks for.
+  public var asOf: Timestamp?
   /// How the backfill runs.
   public var backfill: BackfillOptions
+  /// How the refresh runs (budget, overlap).
+  public var refresh: RefreshOptions
+  /// The run to compare with ("what changed since"), or `nil` for the previous finished run.
+  public var since: String?
   /// When the run fails (exit 1).
   public var failOn: FailOnPolicy?
   /// The salt that pseudonymises account ids in reports, or `nil` for none.
@@ -29,9 +35,10 @@ public struct MigrationRunOptions: Sendable {
   /// Creates options.
   public init(
     legacyPaths: [String], reader: LegacyInputReader.Options = .init(), catalogPath: String? = nil,
-    currentEntitlementsPath: String? = nil, reportsDirectory: String, asOf: Timestamp,
-    backfill: BackfillOptions = BackfillOptions(), failOn: FailOnPolicy? = nil,
-    redactionSalt: String? = nil, runId: String? = nil
+    currentEntitlementsPath: String? = nil, reportsDirectory: String, asOf: Timestamp?,
+    backfill: BackfillOptions = BackfillOptions(), refresh: RefreshOptions? = nil,
+    since: String? = nil, failOn: FailOnPolicy? = nil, redactionSalt: String? = nil,
+    runId: String? = nil
   ) {
     self.legacyPaths = legacyPaths
     self.reader = reader
@@ -40,6 +47,10 @@ public struct MigrationRunOptions: Sendable {
     self.reportsDirectory = reportsDirectory
     self.asOf = asOf
     self.backfill = backfill
+    self.refresh =
+      refresh
+      ?? RefreshOptions(concurrency: backfill.concurrency, environment: backfill.environment)
+    self.since = since
     self.failOn = failOn
     self.redactionSalt = redactionSalt
     self.runId = runId

@@ -43,7 +43,8 @@ public struct MigrationRunner: Sendable {
   }
 
   /// Runs every stage: ingest (skipped when these inputs were ingested already), backfill
-  /// (which sends no request when every customer is complete), compare, report.
+  /// (which sends no request when every customer is complete), refresh (which asks only what may
+  /// have changed since the store last asked), compare, report.
   ///
   /// - Returns: the outcome, with the exit status it asks for.
   /// - Throws: configuration problems (an unreadable catalogue or table, a store holding
@@ -51,6 +52,7 @@ public struct MigrationRunner: Sendable {
   ///   `ReportError`, `CancellationError`.
   public func run() async throws -> MigrationOutcome {
     let started = now()
+    let appStoreStart = appStoreNow()
     // Before anything is written: a store holding another App Store's data takes nothing in.
     if let appStore {
       let store = try openStore()
@@ -66,10 +68,16 @@ public struct MigrationRunner: Sendable {
     let backfill = try await self.backfill()
     durations.append(
       StageDuration(stage: "backfill", milliseconds: now().milliseconds(since: backfillBegan)))
-    let run = try compare(ingest: ingest, startedAt: started, earlierStages: durations)
+    let refreshBegan = now()
+    let refresh = try await self.refresh(runStartedAt: appStoreStart)
+    durations.append(
+      StageDuration(stage: "refresh", milliseconds: now().milliseconds(since: refreshBegan)))
+    let run = try compare(
+      ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations)
     let directory = try writeReport(run)
     return MigrationOutcome(
-      ingest: ingest, backfill: backfill, run: run, reportDirectory: directory)
+      ingest: ingest, backfill: backfill, refresh: refresh, run: run,
+      reportDirectory: directory)
   }
 
   // MARK: - Stages
@@ -104,22 +112,50 @@ public struct MigrationRunner: Sendable {
     try claimProvenance(store, appStore)
     return try await BackfillStage(
       store: store, client: appStore.client, options: options.backfill, now: now,
-      observer: observer
+      appStoreNow: appStoreNow, observer: observer
     ).run()
+  }
+
+  /// Brings the App Store side up to date; see ``RefreshStage``.
+  ///
+  /// - Parameter runStartedAt: when the run began, on the App Store's clock; see
+  ///   ``RefreshStage/init(store:client:options:now:appStoreNow:freshSince:observer:)``.
+  /// - Returns: what the stage did.
+  /// - Throws: ``RunRecipe/Failure`` when the runner has no App Store, `SQLiteError`,
+  ///   authentication failures, `CancellationError`.
+  public func refresh(runStartedAt: Timestamp? = nil) async throws -> RefreshSummary {
+    guard let appStore else {
+      throw RunRecipe.Failure(description: "the refresh needs an App Store to talk to")
+    }
+    let store = try openStore()
+    try claimProvenance(store, appStore)
+    return try await RefreshStage(
+      store: store, client: appStore.client, options: options.refresh, now: now,
+      appStoreNow: appStoreNow, freshSince: runStartedAt, observer: observer
+    ).run()
+  }
+
+  /// The App Store's clock: the simulator's own, or the wall clock for Apple.
+  private var appStoreNow: @Sendable () -> Timestamp {
+    if let clock = appStore?.clock { return { clock } }
+    return now
   }
 
   /// Compares every account as of the options' instant and records the run in the store:
   /// its recipe (so it can be recomputed later), the team table it compared, every account's
-  /// classification and the summary.
+  /// classification, what changed since the previous run, the lost notifications it reports,
+  /// and the summary.
   ///
   /// - Parameters:
   ///   - ingest: the ingest summary of this run, if ingest ran.
+  ///   - refresh: the refresh summary of this run, if it refreshed.
   ///   - startedAt: when the run started; now when `nil`.
   ///   - earlierStages: the durations of the stages this run ran before.
   /// - Returns: the recorded run.
-  /// - Throws: `SQLiteError`, an unreadable catalogue or team table.
+  /// - Throws: `SQLiteError`, an unreadable catalogue or team table, an unknown `since` run.
   public func compare(
-    ingest: IngestSummary? = nil, startedAt: Timestamp? = nil, earlierStages: [StageDuration] = []
+    ingest: IngestSummary? = nil, refresh: RefreshSummary? = nil, startedAt: Timestamp? = nil,
+    earlierStages: [StageDuration] = []
   ) throws -> RecordedRun {
     let started = startedAt ?? now()
     let runId = options.runId ?? Self.runId(startedAt: started)
@@ -128,16 +164,18 @@ public struct MigrationRunner: Sendable {
     let store = try openStore()
     defer { try? store.close() }
     let source = try appStore?.source ?? StoreProvenance.recorded(in: store) ?? Self.noAppStore
+    let asOf =
+      try options.asOf ?? appStore?.clock ?? StoreProvenance.recordedClock(in: store) ?? now()
     let recipe = RunRecipe(
-      asOf: options.asOf, catalogText: catalogText,
+      asOf: asOf, catalogText: catalogText,
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
-    try store.beginRun(
-      RunRow(
-        id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
-        asOfMilliseconds: options.asOf.millisecondsSince1970, isSimulated: source.isSimulated,
-        inputs: recipe.json, summary: nil))
+    let runRow = RunRow(
+      id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
+      asOfMilliseconds: asOf.millisecondsSince1970, isSimulated: source.isSimulated,
+      inputs: recipe.json, summary: nil)
+    try store.beginRun(runRow)
     if let table {
       try store.storeCurrentEntitlements(Self.rows(of: table), runId: runId)
     }
@@ -147,20 +185,28 @@ public struct MigrationRunner: Sendable {
       observer: observer
     ).run()
     try store.storeComparisons(comparisons.map(Self.row), runId: runId)
+    let difference = try RunDifference.of(run: runRow, since: options.since, store: store)
+    try store.claimUnreportedLostNotifications(for: runId)
+    let lost = try Self.lostNotifications(reportedBy: runId, store: store)
     let durations =
       earlierStages + [
         StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
       ]
-    let summary = RunSummary(
+    var summary = RunSummary(
       runId: runId, toolVersion: toolVersion, startedAt: started, finishedAt: now(),
-      asOf: options.asOf, appStore: source,
+      asOf: asOf, appStore: source,
       inputs: try Self.inputs(ingest: ingest, store: store, accounts: comparisons.count),
       stageDurations: durations,
       requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
       teamTableFile: recipe.teamTableFile,
       failOn: options.failOn.map {
-        FailOnThreshold(expression: $0.expression, isCrossed: $0.isCrossed(by: comparisons))
+        FailOnThreshold(
+          expression: $0.expression,
+          isCrossed: $0.isCrossed(by: comparisons, previous: difference?.previous))
       })
+    summary.refresh = refresh.map(Self.facts)
+    summary.since = difference?.counts
+    summary.lostNotifications = lost.count
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -169,7 +215,8 @@ public struct MigrationRunner: Sendable {
       runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
       summary: RunSummaryCodec.encode(summary))
     return RecordedRun(
-      summary: summary, comparisons: comparisons, rejectedTableRows: table?.rejected ?? [])
+      summary: summary, comparisons: comparisons, rejectedTableRows: table?.rejected ?? [],
+      changes: difference?.changes ?? [], lostNotifications: lost)
   }
 
   /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.
@@ -180,6 +227,7 @@ public struct MigrationRunner: Sendable {
   public func writeReport(_ run: RecordedRun) throws -> String {
     try ReportWriter.writeRun(
       summary: run.summary, comparisons: run.comparisons,
+      context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
       reportsDirectory: options.reportsDirectory, options: try options.reportOptions())
   }
 
@@ -253,6 +301,41 @@ public struct MigrationRunner: Sendable {
       accountId: comparison.accountId, category: comparison.category.rawValue,
       tableCategory: comparison.tableCategory?.rawValue, cause: comparison.cause?.rawValue,
       explanation: comparison.explanation)
+  }
+
+  /// A refresh summary as the reports show it.
+  static func facts(_ summary: RefreshSummary) -> RefreshFacts {
+    RefreshFacts(
+      notificationPages: summary.notificationPages, notificationsRead: summary.notificationsRead,
+      lostNotificationsFound: summary.lostNotificationsFound, dueByReason: summary.dueByReason,
+      refreshed: summary.refreshed, historyPages: summary.historyPages,
+      statusCalls: summary.statusCalls, failed: summary.failed, stillDue: summary.stillDue,
+      requests: summary.requests, budgetExhausted: summary.budgetExhausted,
+      warnings: summary.warnings,
+      watermarks: summary.watermarks.mapValues(Timestamp.init(millisecondsSince1970:)))
+  }
+
+  /// The lost notifications a run reports, as the reports show them.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - store: the store.
+  /// - Returns: the notifications, in time order.
+  /// - Throws: `SQLiteError`.
+  public static func lostNotifications(reportedBy runId: String, store: MigrationStore) throws
+    -> [LostNotification]
+  {
+    try store.lostNotifications(reportedBy: runId).map { found in
+      let row = found.notification
+      return LostNotification(
+        uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
+        signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+        originalTransactionId: row.originalTransactionId, customerKey: found.customerKey,
+        accounts: found.accounts,
+        firstAttempt: row.firstAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+        lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+        reason: row.lastResult, signedPayload: row.signedPayload)
+    }
   }
 
   /// The client's counters as the report's request statistics.

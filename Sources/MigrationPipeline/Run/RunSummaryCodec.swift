@@ -53,8 +53,100 @@ public enum RunSummaryCodec {
     } else {
       writer.null()
     }
+    if let refresh = summary.refresh { write(refresh, into: &writer) }
+    if let since = summary.since { write(since, into: &writer) }
+    writer.field("lost_notifications", summary.lostNotifications)
     writer.endObject()
     return writer.string
+  }
+
+  private static func write(_ refresh: RefreshFacts, into writer: inout JSONWriter) {
+    writer.key("refresh")
+    writer.beginObject()
+    writer.field("notification_pages", refresh.notificationPages)
+    writer.field("notifications_read", refresh.notificationsRead)
+    writer.field("lost_notifications_found", refresh.lostNotificationsFound)
+    writer.key("due_by_reason")
+    writer.beginObject()
+    for (reason, count) in refresh.dueByReason.sorted(by: { $0.key < $1.key }) {
+      writer.field(reason, count)
+    }
+    writer.endObject()
+    writer.field("refreshed", refresh.refreshed)
+    writer.field("history_pages", refresh.historyPages)
+    writer.field("status_calls", refresh.statusCalls)
+    writer.field("failed", refresh.failed)
+    writer.field("still_due", refresh.stillDue)
+    writer.field("requests", refresh.requests)
+    writer.field("budget_exhausted", refresh.budgetExhausted)
+    writer.key("warnings")
+    writer.beginArray()
+    for warning in refresh.warnings { writer.value(warning) }
+    writer.endArray()
+    writer.key("watermarks_ms")
+    writer.beginObject()
+    for (environment, instant) in refresh.watermarks.sorted(by: { $0.key < $1.key }) {
+      writer.field(environment, instant.millisecondsSince1970)
+    }
+    writer.endObject()
+    writer.endObject()
+  }
+
+  private static func write(_ since: RunChangeCounts, into writer: inout JSONWriter) {
+    writer.key("since")
+    writer.beginObject()
+    writer.field("run_id", since.previousRunId)
+    writer.field("as_of_ms", since.previousAsOf.millisecondsSince1970)
+    writer.field("new_accounts", since.newAccounts)
+    func counts(_ name: String, _ counts: ChangeCounts?) {
+      writer.key(name)
+      guard let counts else { return writer.null() }
+      writer.beginObject()
+      for kind in ChangeKind.allCases { writer.field(kind.rawValue, counts[kind]) }
+      writer.endObject()
+    }
+    counts("primary", since.primary)
+    counts("table", since.table)
+    writer.endObject()
+  }
+
+  private static func refresh(from value: JSONValue?) -> RefreshFacts? {
+    guard let value, case .object = value else { return nil }
+    func int(_ key: String) -> Int { Int(value[key]?.int64Value ?? 0) }
+    var due: [String: Int] = [:]
+    if case .object(let members)? = value["due_by_reason"] {
+      for member in members { due[member.key] = Int(member.value.int64Value ?? 0) }
+    }
+    var watermarks: [String: Timestamp] = [:]
+    if case .object(let members)? = value["watermarks_ms"] {
+      for member in members {
+        watermarks[member.key] = Timestamp(millisecondsSince1970: member.value.int64Value ?? 0)
+      }
+    }
+    var warnings: [String] = []
+    if case .array(let items)? = value["warnings"] { warnings = items.compactMap(\.stringValue) }
+    return RefreshFacts(
+      notificationPages: int("notification_pages"), notificationsRead: int("notifications_read"),
+      lostNotificationsFound: int("lost_notifications_found"), dueByReason: due,
+      refreshed: int("refreshed"), historyPages: int("history_pages"),
+      statusCalls: int("status_calls"), failed: int("failed"), stillDue: int("still_due"),
+      requests: int("requests"), budgetExhausted: value["budget_exhausted"]?.stringValue,
+      warnings: warnings, watermarks: watermarks)
+  }
+
+  private static func since(from value: JSONValue?) -> RunChangeCounts? {
+    guard let value, let runId = value["run_id"]?.stringValue else { return nil }
+    func counts(_ name: String) -> ChangeCounts? {
+      guard let object = value[name], case .object = object else { return nil }
+      var byKind: [ChangeKind: Int] = [:]
+      for kind in ChangeKind.allCases { byKind[kind] = Int(object[kind.rawValue]?.int64Value ?? 0) }
+      return ChangeCounts(byKind: byKind)
+    }
+    return RunChangeCounts(
+      previousRunId: runId,
+      previousAsOf: Timestamp(millisecondsSince1970: value["as_of_ms"]?.int64Value ?? 0),
+      primary: counts("primary") ?? ChangeCounts(), table: counts("table"),
+      newAccounts: Int(value["new_accounts"]?.int64Value ?? 0))
   }
 
   /// One endpoint's statistics as JSON, as stored per run in `request_counters`.
@@ -146,7 +238,7 @@ public enum RunSummaryCodec {
       return FailOnThreshold(
         expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false)
     }
-    return RunSummary(
+    var summary = RunSummary(
       runId: runId, toolVersion: value["tool_version"]?.stringValue ?? "",
       startedAt: instant("started_ms"),
       finishedAt: instant("finished_ms"), asOf: instant("as_of_ms"),
@@ -159,5 +251,9 @@ public enum RunSummaryCodec {
         recordsQuarantined: int(inputs, "records_quarantined"), accounts: int(inputs, "accounts")),
       stageDurations: stages, requests: requests,
       teamTableFile: value["team_table_file"]?.stringValue, failOn: failOn)
+    summary.refresh = refresh(from: value["refresh"])
+    summary.since = since(from: value["since"])
+    summary.lostNotifications = Int(value["lost_notifications"]?.int64Value ?? 0)
+    return summary
   }
 }

@@ -14,7 +14,7 @@ import LegacyReceipts
 struct HTMLReportRenderer {
   let content: ReportContent
 
-  private var summary: RunSummary { content.summary }
+  var summary: RunSummary { content.summary }
   private var statistics: ReportStatistics { content.statistics }
 
   func render() -> String {
@@ -39,11 +39,14 @@ struct HTMLReportRenderer {
     html += header()
     html += "<main>\n"
     html += headline()
+    html += sinceLastRun()
     html += categories()
     html += "<div class=\"pair\">\n" + transitions() + expiryDifferences() + "</div>\n"
     if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
       html += teamTable()
     }
+    html += refreshFacts()
+    html += lostNotifications()
     output.write(html)
     // The accounts are most of the file: written row by row, not gathered first.
     appendAccounts(into: &output)

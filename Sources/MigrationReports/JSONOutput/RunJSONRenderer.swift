@@ -126,6 +126,8 @@ struct RunJSONRenderer {
       writer.null()
     }
 
+    writeAudit(to: &writer)
+
     writer.key("redaction")
     writer.beginObject()
     writer.field("redacted", content.options.isRedacted)
@@ -141,6 +143,71 @@ struct RunJSONRenderer {
     writer.endObject()
     writer.endObject()
     return writer.bytes + [0x0A]
+  }
+
+  /// `since_previous_run`, `refresh` and `lost_notifications`: what a nightly audit reads.
+  private func writeAudit(to writer: inout JSONWriter) {
+    let summary = content.summary
+    writer.key("since_previous_run")
+    if let since = summary.since {
+      writer.beginObject()
+      writer.field("run_id", since.previousRunId)
+      writer.field("as_of", since.previousAsOf.iso8601)
+      writer.field("new_accounts", since.newAccounts)
+      func counts(_ name: String, _ counts: ChangeCounts?) {
+        writer.key(name)
+        guard let counts else { return writer.null() }
+        writer.beginObject()
+        for kind in ChangeKind.allCases { writer.field(kind.rawValue, counts[kind]) }
+        writer.endObject()
+      }
+      counts("primary", since.primary)
+      counts("table", since.table)
+      writer.field("changed_accounts", content.context.changes.count)
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+
+    writer.key("refresh")
+    if let refresh = summary.refresh {
+      writer.beginObject()
+      writer.field("notification_pages", refresh.notificationPages)
+      writer.field("notifications_read", refresh.notificationsRead)
+      writer.key("due_by_reason")
+      writer.beginObject()
+      for reason in ["ran_out", "notification", "billing_retry", "window_lost"] {
+        writer.field(reason, refresh.dueByReason[reason] ?? 0)
+      }
+      writer.endObject()
+      writer.field("due", refresh.due)
+      writer.field("refreshed", refresh.refreshed)
+      writer.field("history_pages", refresh.historyPages)
+      writer.field("status_calls", refresh.statusCalls)
+      writer.field("failed", refresh.failed)
+      writer.field("still_due", refresh.stillDue)
+      writer.field("requests", refresh.requests)
+      writer.field("budget_exhausted", refresh.budgetExhausted)
+      writer.key("data_current_through")
+      writer.beginObject()
+      for (environment, instant) in refresh.watermarks.sorted(by: { $0.key < $1.key }) {
+        writer.field(environment, instant.iso8601)
+      }
+      writer.endObject()
+      writer.key("warnings")
+      writer.beginArray()
+      for warning in refresh.warnings { writer.value(warning) }
+      writer.endArray()
+      writer.endObject()
+    } else {
+      writer.null()
+    }
+
+    writer.key("lost_notifications")
+    writer.beginObject()
+    writer.field("count", summary.lostNotifications)
+    writer.field("file", "lost-notifications.csv")
+    writer.endObject()
   }
 
   private func write(_ totals: RequestTotals, to writer: inout JSONWriter) {

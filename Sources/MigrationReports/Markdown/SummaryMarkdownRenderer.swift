@@ -43,6 +43,31 @@ struct SummaryMarkdownRenderer {
       row("of which unresolved", statistics.count(DiscrepancyCategory.unresolved), total))
     lines.append("")
 
+    if let since = summary.since {
+      lines.append("## Since the last run")
+      lines.append("")
+      lines.append(md(ChangeText.headline(since)) + ".")
+      lines.append("")
+      let changes = content.context.changes
+      if !changes.isEmpty {
+        lines.append("| Account | Change | Table |")
+        lines.append("|---|---|---|")
+        for change in changes.prefix(ChangeText.listedInSummaries) {
+          lines.append(
+            "| `\(code(change.accountId))` | "
+              + (change.primary.map { "\(md($0.arrow)) (\($0.kind.title))" } ?? "") + " | "
+              + (change.table.map { "\(md($0.arrow)) (\($0.kind.title))" } ?? "") + " |")
+        }
+        if changes.count > ChangeText.listedInSummaries {
+          lines.append("")
+          lines.append(
+            "… and \(ReportFormatting.count(changes.count - ChangeText.listedInSummaries)) more "
+              + "in `changes.csv`.")
+        }
+        lines.append("")
+      }
+    }
+
     lines.append("## Categories")
     lines.append("")
     lines.append("| Category | Accounts | Share | Impact |")
@@ -91,6 +116,35 @@ struct SummaryMarkdownRenderer {
             "- `\(flaw.rawValue)` (\(ReportFormatting.accounts(statistics.count(flaw)))): "
               + md(flaw.explanation))
         }
+      }
+      lines.append("")
+    }
+
+    if let refresh = summary.refresh {
+      lines.append("## App Store refresh")
+      lines.append("")
+      lines.append(md(refresh.sentence) + ".")
+      for warning in refresh.warnings {
+        lines.append("")
+        lines.append("> **Warning:** " + md(warning))
+      }
+      lines.append("")
+    }
+    if !content.context.lostNotifications.isEmpty {
+      lines.append("## Lost notifications")
+      lines.append("")
+      lines.append(
+        "\(ReportFormatting.count(content.context.lostNotifications.count)) notification(s) never "
+          + "reached your server; `lost-notifications.csv` lists them with their signed payloads "
+          + "so they can be replayed.")
+      lines.append("")
+      lines.append("| Signed | Type | Customer | Accounts | Last attempt | Reason |")
+      lines.append("|---|---|---|---|---|---|")
+      for lost in content.context.lostNotifications.prefix(ChangeText.listedInSummaries) {
+        lines.append(
+          "| \(lost.signedDate?.iso8601 ?? "") | `\(code(lost.kind))` | "
+            + "`\(code(lost.customerKey ?? ""))` | \(md(lost.accounts.joined(separator: " "))) | "
+            + "\(lost.lastAttempt?.iso8601 ?? "") | \(md(lost.reason ?? "")) |")
       }
       lines.append("")
     }

@@ -60,3 +60,28 @@ extension Pseudonymizer {
     return redacted
   }
 }
+
+// MARK: - Redacting a run's context
+
+extension Pseudonymizer {
+  /// The changes and lost notifications with every account id and customer key replaced by its
+  /// pseudonym, in pseudonym order (the order of the real ids would hint at them).
+  ///
+  /// - Parameter context: the context as computed.
+  /// - Returns: the context as a redacted report shows it.
+  func redacting(_ context: RunContext) -> RunContext {
+    RunContext(
+      changes: context.changes.map { change in
+        var change = change
+        change.accountId = pseudonym(forAccount: change.accountId)
+        return change
+      }.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) },
+      lostNotifications: context.lostNotifications.map { notification in
+        var notification = notification
+        notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
+        notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }
+          .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return notification
+      })
+  }
+}

@@ -30,6 +30,13 @@ public struct RunSummary: Hashable, Sendable {
   public var teamTableFile: String?
   /// The `--fail-on` threshold and whether the run crossed it; `nil` when none was set.
   public var failOn: FailOnThreshold?
+  /// What the refresh of the App Store side did, when the run refreshed.
+  public var refresh: RefreshFacts?
+  /// What changed since the run compared with (the previous finished run of the store, or
+  /// `--since`), when there was one.
+  public var since: RunChangeCounts?
+  /// How many notifications Apple never delivered this run reports.
+  public var lostNotifications: Int = 0
 
   /// Creates a run summary.
   ///

@@ -13,10 +13,12 @@ public enum RunSummaryTerminalRenderer {
   /// - Parameters:
   ///   - summary: the run's facts.
   ///   - comparisons: one comparison per account.
+  ///   - changes: the accounts whose category changed since the previous run.
   ///   - reportDirectory: where the report was written, if it was.
   /// - Returns: the text, ending with a newline.
   public static func render(
-    summary: RunSummary, comparisons: [AccountComparison], reportDirectory: String? = nil
+    summary: RunSummary, comparisons: [AccountComparison], changes: [AccountChange] = [],
+    reportDirectory: String? = nil
   ) -> String {
     let statistics = ReportStatistics(comparisons: comparisons, topExplanationCount: 3)
     let total = statistics.accounts
@@ -78,6 +80,8 @@ public enum RunSummaryTerminalRenderer {
       lines.append(indent(table.rendered()))
     }
 
+    lines += audit(summary: summary, changes: changes)
+
     lines.append("")
     let requests = RequestTotals(summary.requests)
     if summary.requests.isEmpty {
@@ -115,9 +119,42 @@ public enum RunSummaryTerminalRenderer {
       lines.append("")
       lines.append("Report: \(t(reportDirectory))/report.html")
       lines.append(
-        "        (summary.md, discrepancies.csv, discrepancies.ndjson and run.json beside it)")
+        "        (summary.md, discrepancies.csv, discrepancies.ndjson, run.json, changes.csv and "
+          + "lost-notifications.csv beside it)")
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// What a nightly audit looks at first: what changed since the last run, what the refresh
+  /// did, and the notifications Apple never delivered.
+  private static func audit(summary: RunSummary, changes: [AccountChange]) -> [String] {
+    var lines: [String] = []
+    if let since = summary.since {
+      lines.append("")
+      lines.append(t(ChangeText.headline(since)))
+      for change in changes.prefix(ChangeText.listedInSummaries) {
+        var moves: [String] = []
+        if let primary = change.primary { moves.append("\(primary.arrow) (\(primary.kind.title))") }
+        if let table = change.table { moves.append("table \(table.arrow) (\(table.kind.title))") }
+        lines.append("  \(t(change.accountId))  \(moves.joined(separator: "; "))")
+      }
+      if changes.count > ChangeText.listedInSummaries {
+        lines.append(
+          "  … and \(ReportFormatting.count(changes.count - ChangeText.listedInSummaries)) more "
+            + "in changes.csv")
+      }
+    }
+    if let refresh = summary.refresh {
+      lines.append("")
+      lines.append("App Store refresh: " + t(refresh.sentence))
+      for warning in refresh.warnings { lines.append("  warning: " + t(warning)) }
+    }
+    if summary.lostNotifications > 0 {
+      lines.append(
+        "Lost notifications: \(ReportFormatting.count(summary.lostNotifications)) never reached "
+          + "your server (listed in lost-notifications.csv, with their signed payloads to replay)")
+    }
+    return lines
   }
 
   private static func indent(_ text: String) -> String {

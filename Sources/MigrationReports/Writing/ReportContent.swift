@@ -8,10 +8,16 @@ struct ReportContent: Sendable {
   let accounts: [AccountComparison]
   let statistics: ReportStatistics
   let options: ReportOptions
+  /// The changes since the previous run and the lost notifications, redacted like the accounts.
+  let context: RunContext
 
-  init(summary: RunSummary, comparisons: [AccountComparison], options: ReportOptions) {
+  init(
+    summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
+    options: ReportOptions
+  ) {
     self.summary = summary
     self.options = options
+    self.context = options.pseudonymizer.map { $0.redacting(context) } ?? context
     let shown = options.pseudonymizer.map { pseudonymizer in
       comparisons.map(pseudonymizer.redacting)
     }

@@ -24,6 +24,8 @@ public enum ReportWriter {
       ("discrepancies.csv", { DiscrepanciesCSVRenderer(content: $0).render(into: &$1) }),
       ("discrepancies.ndjson", { DiscrepanciesNDJSONRenderer(content: $0).render(into: &$1) }),
       ("run.json", { $1.write(RunJSONRenderer(content: $0).render()) }),
+      ("changes.csv", { ChangesCSVRenderer(content: $0).render(into: &$1) }),
+      ("lost-notifications.csv", { LostNotificationsCSVRenderer(content: $0).render(into: &$1) }),
     ]
 
   /// The name of the link to the most recent run, beside the run folders.
@@ -39,9 +41,11 @@ public enum ReportWriter {
   ///   - options: rendering choices, such as pseudonymisation.
   /// - Returns: the five files, in ``fileNames`` order.
   public static func render(
-    summary: RunSummary, comparisons: [AccountComparison], options: ReportOptions = ReportOptions()
+    summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
+    options: ReportOptions = ReportOptions()
   ) -> [ReportFile] {
-    let content = ReportContent(summary: summary, comparisons: comparisons, options: options)
+    let content = ReportContent(
+      summary: summary, comparisons: comparisons, context: context, options: options)
     return renderers.map { renderer in
       var output = ReportOutput()
       renderer.render(content, &output)
@@ -64,11 +68,12 @@ public enum ReportWriter {
   /// - Throws: ``ReportError`` when the folder cannot be created or a file cannot be written.
   @discardableResult
   public static func write(
-    summary: RunSummary, comparisons: [AccountComparison], to directory: String,
-    options: ReportOptions = ReportOptions()
+    summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
+    to directory: String, options: ReportOptions = ReportOptions()
   ) throws(ReportError) -> [String] {
     try ReportFileSystem.createDirectory(directory)
-    let content = ReportContent(summary: summary, comparisons: comparisons, options: options)
+    let content = ReportContent(
+      summary: summary, comparisons: comparisons, context: context, options: options)
     var paths: [String] = []
     // Each file is written out as it is rendered: for 20,000 accounts the files come to
     // ~80 MB, and rendering all of them in memory first was the run's peak memory.
@@ -94,12 +99,14 @@ public enum ReportWriter {
   ///   link cannot be written.
   @discardableResult
   public static func writeRun(
-    summary: RunSummary, comparisons: [AccountComparison], reportsDirectory: String,
-    options: ReportOptions = ReportOptions()
+    summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
+    reportsDirectory: String, options: ReportOptions = ReportOptions()
   ) throws(ReportError) -> String {
     try validateRunId(summary.runId)
     let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
-    try write(summary: summary, comparisons: comparisons, to: directory, options: options)
+    try write(
+      summary: summary, comparisons: comparisons, context: context, to: directory,
+      options: options)
     try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
     return directory
   }

@@ -19,6 +19,13 @@ public struct StatusRow: Hashable, Sendable {
   public var gracePeriodExpiresMilliseconds: Int64?
   /// The renewal info's `signedDate`.
   public var renewalSignedMilliseconds: Int64?
+  /// The latest transaction's id.
+  public var transactionId: String?
+  /// The latest transaction's `expiresDate`.
+  public var expiresMilliseconds: Int64?
+  /// When the App Store signed the status (the renewal info's `signedDate`, else the
+  /// transaction's): the instant it is true as of.
+  public var signedMilliseconds: Int64?
   /// The latest transaction's JWS.
   public var transactionJWS: String
   /// The renewal info's JWS.

@@ -181,37 +181,7 @@ extension MigrationStore {
     _ rows: [TransactionRow], customerId: Int64, revision: String?, isLast: Bool, now: Int64
   ) throws {
     try writeTransaction {
-      for row in rows {
-        try database.run(
-          """
-          INSERT INTO transactions (transaction_id, customer_id, original_transaction_id, product_id, subscription_group,
-            type, purchase_ms, original_purchase_ms, expires_ms, revocation_ms, revocation_reason, revocation_type,
-            revocation_percentage, is_upgraded, ownership, offer_type, offer_identifier, transaction_reason, environment,
-            app_transaction_id, app_account_token, signed_ms, jws)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          ON CONFLICT (transaction_id) DO UPDATE SET
-            customer_id = excluded.customer_id, original_transaction_id = excluded.original_transaction_id,
-            product_id = excluded.product_id, subscription_group = excluded.subscription_group, type = excluded.type,
-            purchase_ms = excluded.purchase_ms, original_purchase_ms = excluded.original_purchase_ms,
-            expires_ms = excluded.expires_ms, revocation_ms = excluded.revocation_ms,
-            revocation_reason = excluded.revocation_reason, revocation_type = excluded.revocation_type,
-            revocation_percentage = excluded.revocation_percentage, is_upgraded = excluded.is_upgraded,
-            ownership = excluded.ownership, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
-            transaction_reason = excluded.transaction_reason, environment = excluded.environment,
-            app_transaction_id = excluded.app_transaction_id, app_account_token = excluded.app_account_token,
-            signed_ms = excluded.signed_ms, jws = excluded.jws
-          WHERE COALESCE(excluded.signed_ms, 0) >= COALESCE(transactions.signed_ms, 0)
-          """,
-          binding: row.transactionId, customerId, row.originalTransactionId, row.productId,
-          row.subscriptionGroup, row.type,
-          row.purchaseMilliseconds, row.originalPurchaseMilliseconds, row.expiresMilliseconds,
-          row.revocationMilliseconds,
-          row.revocationReason, row.revocationType, row.revocationPercentage, row.isUpgraded,
-          row.ownership, row.offerType,
-          row.offerIdentifier, row.transactionReason, row.environment, row.appTransactionId,
-          row.appAccountToken,
-          row.signedMilliseconds, row.jws)
-      }
+      try upsertTransactions(rows, customerId: customerId)
       try database.run(
         """
         UPDATE customers SET history_revision = ?, history_pages = history_pages + 1, history_complete = ?, updated_ms = ?
@@ -221,35 +191,84 @@ extension MigrationStore {
     }
   }
 
+  /// Stores transactions of a customer: a transaction already stored is replaced only by a copy
+  /// signed at the same instant or later. Runs inside the caller's transaction.
+  func upsertTransactions(_ rows: [TransactionRow], customerId: Int64) throws {
+    for row in rows {
+      try database.run(
+        """
+        INSERT INTO transactions (transaction_id, customer_id, original_transaction_id, product_id, subscription_group,
+          type, purchase_ms, original_purchase_ms, expires_ms, revocation_ms, revocation_reason, revocation_type,
+          revocation_percentage, is_upgraded, ownership, offer_type, offer_identifier, transaction_reason, environment,
+          app_transaction_id, app_account_token, signed_ms, jws)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (transaction_id) DO UPDATE SET
+          customer_id = excluded.customer_id, original_transaction_id = excluded.original_transaction_id,
+          product_id = excluded.product_id, subscription_group = excluded.subscription_group, type = excluded.type,
+          purchase_ms = excluded.purchase_ms, original_purchase_ms = excluded.original_purchase_ms,
+          expires_ms = excluded.expires_ms, revocation_ms = excluded.revocation_ms,
+          revocation_reason = excluded.revocation_reason, revocation_type = excluded.revocation_type,
+          revocation_percentage = excluded.revocation_percentage, is_upgraded = excluded.is_upgraded,
+          ownership = excluded.ownership, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
+          transaction_reason = excluded.transaction_reason, environment = excluded.environment,
+          app_transaction_id = excluded.app_transaction_id, app_account_token = excluded.app_account_token,
+          signed_ms = excluded.signed_ms, jws = excluded.jws
+        WHERE COALESCE(excluded.signed_ms, 0) >= COALESCE(transactions.signed_ms, 0)
+        """,
+        binding: row.transactionId, customerId, row.originalTransactionId, row.productId,
+        row.subscriptionGroup, row.type,
+        row.purchaseMilliseconds, row.originalPurchaseMilliseconds, row.expiresMilliseconds,
+        row.revocationMilliseconds,
+        row.revocationReason, row.revocationType, row.revocationPercentage, row.isUpgraded,
+        row.ownership, row.offerType,
+        row.offerIdentifier, row.transactionReason, row.environment, row.appTransactionId,
+        row.appAccountToken,
+        row.signedMilliseconds, row.jws)
+    }
+  }
+
   /// Replaces a customer's statuses and marks them complete.
   ///
   /// - Parameters:
   ///   - rows: every status entry.
   ///   - customerId: the customer.
+  ///   - fetchedAt: the App Store's clock when they were fetched (Unix ms): the instant the
+  ///     customer's data is true as of.
   ///   - now: the current instant (Unix ms).
   /// - Throws: `SQLiteError`.
-  public func storeStatuses(_ rows: [StatusRow], customerId: Int64, now: Int64) throws {
+  public func storeStatuses(_ rows: [StatusRow], customerId: Int64, fetchedAt: Int64, now: Int64)
+    throws
+  {
     try writeTransaction {
-      try database.run(
-        "DELETE FROM subscription_statuses WHERE customer_id = ?", binding: customerId)
-      for row in rows {
-        try database.run(
-          """
-          INSERT OR REPLACE INTO subscription_statuses (customer_id, original_transaction_id, subscription_group, status,
-            auto_renew_status, auto_renew_product_id, expiration_intent, billing_retry, grace_period_expires_ms,
-            renewal_signed_ms, transaction_jws, renewal_jws)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-          """,
-          binding: customerId, row.originalTransactionId, row.subscriptionGroup, row.status,
-          row.autoRenewStatus,
-          row.autoRenewProductId, row.expirationIntent, row.isInBillingRetryPeriod,
-          row.gracePeriodExpiresMilliseconds,
-          row.renewalSignedMilliseconds, row.transactionJWS, row.renewalJWS)
-      }
-      try database.run(
-        "UPDATE customers SET statuses_complete = 1, updated_ms = ? WHERE id = ?", binding: now,
-        customerId)
+      try replaceStatuses(rows, customerId: customerId, fetchedAt: fetchedAt, now: now)
     }
+  }
+
+  /// The statement work of ``storeStatuses(_:customerId:fetchedAt:now:)``, inside the caller's
+  /// transaction.
+  func replaceStatuses(_ rows: [StatusRow], customerId: Int64, fetchedAt: Int64, now: Int64)
+    throws
+  {
+    try database.run(
+      "DELETE FROM subscription_statuses WHERE customer_id = ?", binding: customerId)
+    for row in rows {
+      try database.run(
+        """
+        INSERT OR REPLACE INTO subscription_statuses (customer_id, original_transaction_id, subscription_group, status,
+          auto_renew_status, auto_renew_product_id, expiration_intent, billing_retry, grace_period_expires_ms,
+          renewal_signed_ms, transaction_jws, renewal_jws, transaction_id, expires_ms, signed_ms)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+        binding: customerId, row.originalTransactionId, row.subscriptionGroup, row.status,
+        row.autoRenewStatus,
+        row.autoRenewProductId, row.expirationIntent, row.isInBillingRetryPeriod,
+        row.gracePeriodExpiresMilliseconds,
+        row.renewalSignedMilliseconds, row.transactionJWS, row.renewalJWS, row.transactionId,
+        row.expiresMilliseconds, row.signedMilliseconds)
+    }
+    try database.run(
+      "UPDATE customers SET statuses_complete = 1, statuses_fetched_ms = ?, updated_ms = ? WHERE id = ?",
+      binding: fetchedAt, now, customerId)
   }
 
   /// Stores a customer's app transaction (or that it has none) and marks it fetched.

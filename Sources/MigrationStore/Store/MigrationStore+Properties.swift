@@ -31,6 +31,22 @@ extension MigrationStore {
     }
   }
 
+  /// Sets a property, replacing any value it held.
+  ///
+  /// - Parameters:
+  ///   - name: the property.
+  ///   - value: its new value.
+  ///   - now: the clock (Unix ms).
+  /// - Throws: `SQLiteError`.
+  public func setProperty(_ name: String, value: String, now: Int64) throws {
+    try database.run(
+      """
+      INSERT INTO store_properties (name, value, updated_ms) VALUES (?, ?, ?)
+      ON CONFLICT (name) DO UPDATE SET value = excluded.value, updated_ms = excluded.updated_ms
+      """,
+      binding: name, value, now)
+  }
+
   /// The property naming which App Store the store's backfilled data came from.
   public static let appStorePropertyName = "app_store"
 }

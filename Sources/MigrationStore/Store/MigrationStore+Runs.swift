@@ -47,6 +47,46 @@ extension MigrationStore {
       "SELECT \(columns) FROM runs ORDER BY started_ms DESC, id DESC LIMIT 1", decode: decode)
   }
 
+  /// The finished run that started last before another run: what "since the last run"
+  /// compares with.
+  ///
+  /// - Parameters:
+  ///   - runId: the later run.
+  ///   - startedMilliseconds: when it started.
+  /// - Returns: the earlier run, or `nil` when there is none.
+  /// - Throws: `SQLiteError`.
+  public func previousFinishedRun(before runId: String, startedMilliseconds: Int64) throws
+    -> RunRow?
+  {
+    try database.firstRow(
+      """
+      SELECT id FROM runs WHERE finished_ms IS NOT NULL AND id <> ?
+        AND (started_ms < ? OR (started_ms = ? AND id < ?))
+      ORDER BY started_ms DESC, id DESC LIMIT 1
+      """,
+      binding: runId, startedMilliseconds, startedMilliseconds, runId,
+      decode: { try $0.string(at: 0) }
+    ).flatMap { try run($0) }
+  }
+
+  /// Every account's primary and table category in a run.
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: categories by account id.
+  /// - Throws: `SQLiteError`.
+  public func comparisonCategories(runId: String) throws -> [String: (
+    category: String, tableCategory: String?
+  )] {
+    var categories: [String: (category: String, tableCategory: String?)] = [:]
+    try database.forEachRow(
+      "SELECT account_id, category, table_category FROM comparisons WHERE run_id = ?",
+      binding: runId
+    ) { row in
+      categories[try row.string(at: 0)] = (try row.string(at: 1), try row.optionalString(at: 2))
+    }
+    return categories
+  }
+
   /// Stores one endpoint's request counters of a run.
   ///
   /// - Parameters:

@@ -16,7 +16,7 @@ public final class MigrationStore {
   static let migrator: SchemaMigrator = {
     do {
       return try SchemaMigrator(migrations: [
-        SchemaV1.migration, SchemaV2.migration, SchemaV3.migration,
+        SchemaV1.migration, SchemaV2.migration, SchemaV3.migration, SchemaV4.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

@@ -34,11 +34,12 @@ struct CompareCommand: AsyncParsableCommand {
       options: MigrationRunOptions(
         legacyPaths: [], catalogPath: comparison.catalog,
         currentEntitlementsPath: comparison.currentEntitlements, reportsDirectory: "",
-        asOf: asOf, failOn: try comparison.failOnPolicy()),
+        asOf: asOf, since: comparison.since, failOn: try comparison.failOnPolicy()),
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
     let run = try await RunFailures.translating { try runner.compare() }
     print(
-      RunSummaryTerminalRenderer.render(summary: run.summary, comparisons: run.comparisons),
+      RunSummaryTerminalRenderer.render(
+        summary: run.summary, comparisons: run.comparisons, changes: run.changes),
       terminator: "")
     print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
     RejectedRows.print(run.rejectedTableRows)

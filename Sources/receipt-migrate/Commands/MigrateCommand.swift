@@ -13,9 +13,10 @@ struct MigrateCommand: AsyncParsableCommand {
     commandName: "migrate",
     abstract: "Ingest legacy data, backfill every account from the App Store, compare, report.",
     discussion: """
-      Runs ingest → backfill → compare → report over one database. Ingest is skipped when the \
-      same inputs were ingested already, and the backfill sends no request for customers that \
-      are complete, so running it again is cheap and a killed run resumes where it stopped. \
+      Runs ingest → backfill → refresh → compare → report over one database. Ingest is skipped \
+      when the same inputs were ingested already, the backfill sends no request for customers \
+      that are complete, and the refresh asks only what may have changed since (see audit), so \
+      running it again is cheap and a killed run resumes where it stopped. \
       With App Store credentials configured (ASC_ISSUER_ID, ASC_KEY_ID, ASC_PRIVATE_KEY_PATH, \
       APP_BUNDLE_ID, APP_STORE_ROOT_CERTIFICATES, or --config) it talks to Apple; with none it \
       runs against the built-in simulator seeded from --world (Legacy/sample), whose legacy \
@@ -32,6 +33,7 @@ struct MigrateCommand: AsyncParsableCommand {
   var legacy: [String] = []
 
   @OptionGroup var comparison: ComparisonOptions
+  @OptionGroup var refresh: RefreshFlags
   @OptionGroup var store: StoreOptions
   @OptionGroup var report: ReportFlags
   @OptionGroup var backfill: BackfillFlags
@@ -45,6 +47,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
   mutating func validate() throws {
     try backfill.check()
+    try refresh.check()
     _ = try comparison.failOnPolicy()
   }
 
@@ -52,55 +55,15 @@ struct MigrateCommand: AsyncParsableCommand {
     let connection = try appStore.connectAndAnnounce(config: store.config)
     defer { connection.stop() }
     let storePath = store.path()
-    let options = try runOptions(connection: connection, storePath: storePath)
+    let options = try RunDefaults.options(
+      legacy: legacy, requireLegacy: true, comparison: comparison, refresh: refresh,
+      backfill: backfill, report: report, receiptRoots: receiptRoot, connection: connection,
+      storePath: storePath)
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected, options: options,
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
     let outcome = try await RunFailures.translating { try await runner.run() }
-    if let ingest = outcome.ingest, ingest.quarantined > 0 {
-      print(IngestSummaryRenderer.text(ingest, storePath: storePath), terminator: "")
-      print("")
-    }
-    print(
-      RunSummaryTerminalRenderer.render(
-        summary: outcome.run.summary, comparisons: outcome.run.comparisons,
-        reportDirectory: outcome.reportDirectory),
-      terminator: "")
-    RejectedRows.print(outcome.run.rejectedTableRows)
+    RunDefaults.print(outcome, storePath: storePath)
     try RunFailures.finish(outcome.run)
-  }
-
-  /// The run's options: the flags, with the simulated world's files as defaults.
-  private func runOptions(connection: AppStoreConnection, storePath: String) throws
-    -> MigrationRunOptions
-  {
-    var legacyPaths = legacy
-    var catalog = comparison.catalog
-    var table = comparison.currentEntitlements
-    var roots = receiptRoot
-    var asOf = comparison.asOf
-    if let embedded = connection.embedded {
-      if legacyPaths.isEmpty {
-        legacyPaths = [embedded.file(GeneratedArchive.FileName.receipts)]
-        catalog = catalog ?? embedded.file(GeneratedArchive.FileName.products)
-        table = table ?? embedded.file(GeneratedArchive.FileName.currentEntitlements)
-        if roots.isEmpty { roots = [embedded.setup.rootCertificatePath] }
-      }
-      asOf = asOf ?? embedded.setup.world.now
-    } else if legacyPaths.isEmpty {
-      throw ValidationError(
-        "--legacy is required when talking to Apple: name the stored verifyReceipt responses, "
-          + "raw receipts or id lists to migrate")
-    }
-    return MigrationRunOptions(
-      legacyPaths: legacyPaths,
-      reader: .init(receiptVerifier: try ReceiptRoots.verifier(paths: roots)),
-      catalogPath: catalog, currentEntitlementsPath: table,
-      reportsDirectory: report.reports, asOf: asOf ?? WallClock.now(),
-      backfill: BackfillOptions(
-        concurrency: backfill.concurrency, fetchAppTransactions: backfill.appTransactions,
-        environment: connection.environment),
-      failOn: try comparison.failOnPolicy(),
-      redactionSalt: try report.redactionSalt(storePath: storePath))
   }
 }

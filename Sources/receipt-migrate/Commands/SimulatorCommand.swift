@@ -5,6 +5,8 @@ struct SimulatorCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "simulator",
     abstract: "Generate simulated App Store worlds and serve them over the App Store Server API.",
-    subcommands: [SimulatorGenerateCommand.self, SimulatorServeCommand.self]
+    subcommands: [
+      SimulatorGenerateCommand.self, SimulatorServeCommand.self, SimulatorExpectedCommand.self,
+    ]
   )
 }

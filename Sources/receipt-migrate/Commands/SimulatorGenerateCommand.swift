@@ -25,13 +25,27 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The output directory.", valueName: "dir"))
   var out: String
 
+  @Option(
+    help: ArgumentHelp(
+      "Go on this many days past the world's clock: renewals, churn, billing trouble, refunds "
+        + "and reversals, upgrades, family changes and new purchases, each with its "
+        + "notification (see simulator serve --clock and simulator expected --at).",
+      valueName: "days"))
+  var daysAfter: Int = 0
+
   mutating func validate() throws {
     guard accounts > 0 else { throw ValidationError("--accounts must be at least 1") }
+    guard (0...3650).contains(daysAfter) else {
+      throw ValidationError("--days-after must be between 0 and 3650")
+    }
   }
 
   func run() async throws {
     let started = ContinuousClock.now
-    let world = WorldGenerator().generate(accounts: accounts, seed: seed)
+    var configuration = GeneratorConfiguration()
+    configuration.daysAfter = daysAfter
+    let world = WorldGenerator(configuration: configuration).generate(
+      accounts: accounts, seed: seed)
     let expectations = try GeneratedArchive(world: world).write(to: out)
     let elapsed = ContinuousClock.now - started
     var counts: [String: Int] = [:]

@@ -52,6 +52,12 @@ struct SimulatorServeCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Which requests to log: all, errors or off.", valueName: "mode"))
   var log: String = "all"
 
+  @Option(
+    help: ArgumentHelp(
+      "The App Store's clock: answer as Apple would at this instant (default: the world's "
+        + "clock; up to the end of a timeline generated with --days-after).", valueName: "instant"))
+  var clock: String?
+
   mutating func validate() throws {
     for (name, value) in [("--port", port), ("--sandbox-port", sandboxPort)]
     where !(0...65535).contains(value) {
@@ -60,6 +66,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     guard ["all", "errors", "off"].contains(log) else {
       throw ValidationError("--log must be all, errors or off")
     }
+    if let clock { _ = try InstantArgument.parse(clock) }
   }
 
   func run() async throws {
@@ -77,6 +84,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     } catch {
       throw ToolFailure.configuration("\(error)")
     }
+    configuration.clock = try clock.map(InstantArgument.parse)
     configuration.productionPort = port
     configuration.sandboxPort = sandboxPort
     configuration.seed = seed
@@ -109,7 +117,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       : "off"
     return """
       Simulated App Store for \(setup.worldDirectory): \(world.customers.count) customers, \
-      world clock \(world.now)\(setup.createdSigningMaterial ? " (signing material created)" : "")
+      world clock \(world.now), serving at \(configuration.effectiveClock)\(setup.createdSigningMaterial ? " (signing material created)" : "")
         production   \(server.productionURL.absoluteString)
         sandbox      \(server.sandboxURL.absoluteString)
         root         \(setup.rootCertificatePath)

@@ -12,6 +12,12 @@ struct AppStoreOptions: ParsableArguments {
       "The simulated world used when no App Store credentials are configured.", valueName: "dir"))
   var world: String = "Legacy/sample"
 
+  @Option(
+    help: ArgumentHelp(
+      "The simulated App Store's clock (default: the world's clock; up to the end of a timeline "
+        + "generated with --days-after). Only with the built-in simulator.", valueName: "instant"))
+  var clock: String?
+
   /// Apple with its settings, or the embedded simulator.
   ///
   /// - Parameter config: the `--config` file, or `nil` for the default one.
@@ -46,6 +52,11 @@ struct AppStoreOptions: ParsableArguments {
       } catch {
         throw ToolFailure.configuration("\(error)")
       }
+      if clock != nil {
+        throw ToolFailure.configuration(
+          "--clock sets the built-in simulator's clock, but App Store credentials are configured, "
+            + "so this run talks to Apple, whose clock is its own; drop --clock")
+      }
       let environment = settings.environment?.rawValue.lowercased() ?? "auto"
       return AppStoreConnection(
         connected: ConnectedAppStore(
@@ -59,7 +70,8 @@ struct AppStoreOptions: ParsableArguments {
     case .embeddedSimulator:
       let embedded: EmbeddedAppStore
       do {
-        embedded = try EmbeddedAppStore.start(worldDirectory: world, now: WallClock.now)
+        embedded = try EmbeddedAppStore.start(
+          worldDirectory: world, now: WallClock.now, clock: try clock.map(InstantArgument.parse))
       } catch {
         throw ToolFailure.configuration(
           "no App Store credentials are configured, so receipt-migrate would use the built-in "
@@ -79,7 +91,7 @@ struct AppStoreOptions: ParsableArguments {
         connected: ConnectedAppStore(
           client: client,
           source: .init(isSimulated: true, description: embedded.description, environment: "auto"),
-          identity: embedded.identity, clock: embedded.setup.world.now),
+          identity: embedded.identity, clock: embedded.clock),
         embedded: embedded, environment: nil)
     }
   }

@@ -25,8 +25,15 @@ struct ComparisonOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
       "Exit 1 when accounts land in these categories or impacts (loses_access, gains_access, "
-        + "changes_terms, needs_attention, any).", valueName: "list"))
+        + "changes_terms, needs_attention, any); table:<…> reads your table's category, new:<…> "
+        + "only accounts that entered it since the previous run.", valueName: "list"))
   var failOn: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Say what changed since this run (default: the previous finished run of the store).",
+      valueName: "run-id"))
+  var since: String?
 
   @Option(
     help: ArgumentHelp(

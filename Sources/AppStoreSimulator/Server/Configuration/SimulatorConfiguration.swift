@@ -17,6 +17,11 @@ public struct SimulatorConfiguration: Sendable {
   public var apiKey: SimulatorAPIKey
   /// The wall clock that token expiry and rate limits are judged by.
   public var now: @Sendable () -> Timestamp
+  /// The App Store's clock: the instant every answer describes (history, statuses, notification
+  /// history and the `signedDate` of what it signs). `nil` (the default) is the world's own
+  /// clock, `world.now`; a world generated with `--days-after` can be served at any instant up to
+  /// the end of its timeline, so a nightly audit can be played night by night.
+  public var clock: Timestamp?
   /// Transactions per history and refund history page, and notifications per page: 20.
   public var pageSize: Int
   /// The rate limits; Apple's documented ones by default.
@@ -81,7 +86,16 @@ public struct SimulatorConfiguration: Sendable {
   }
 
   /// Checks the settings that have a valid range.
+  /// The instant the server answers for: ``clock``, or the world's clock.
+  public var effectiveClock: Timestamp { clock ?? world.now }
+
   func validate() throws(SimulatorStartError) {
+    if let clock, clock > world.latestClock {
+      throw SimulatorStartError(
+        "the clock \(clock.iso8601) lies after the end of the world's timeline "
+          + "(\(world.latestClock.iso8601)); generate the world with --days-after to serve later "
+          + "instants")
+    }
     guard (1...200).contains(pageSize) else {
       throw SimulatorStartError("the page size is \(pageSize); it must be between 1 and 200")
     }

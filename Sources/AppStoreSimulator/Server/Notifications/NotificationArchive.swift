@@ -75,8 +75,9 @@ final class NotificationArchive: Sendable {
     }
   }
 
-  /// The delivery attempts of a notification: one success, or two failures an hour apart.
-  static func sendAttempts(of record: NotificationRecord) -> [SendAttempt] {
+  /// The delivery attempts of a notification made by `now`: one success, or two failures an
+  /// hour apart.
+  static func sendAttempts(of record: NotificationRecord, now: Timestamp) -> [SendAttempt] {
     guard record.failed else {
       return [SendAttempt(attemptDate: record.date, sendAttemptResult: .success)]
     }
@@ -85,7 +86,7 @@ final class NotificationArchive: Sendable {
       SendAttempt(
         attemptDate: record.date.adding(milliseconds: Timestamp.millisecondsPerHour),
         sendAttemptResult: .unsuccessfulHttpResponseCode),
-    ]
+    ].filter { ($0.attemptDate ?? record.date) <= now }
   }
 
   /// A stable UUID-shaped id from the world's seed, the customer and the event's position.

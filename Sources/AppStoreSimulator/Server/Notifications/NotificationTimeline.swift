@@ -32,11 +32,15 @@ struct NotificationTimeline {
       }
     }
     for transaction in owned {
-      guard let revocation = transaction.revocation(at: now) else { continue }
+      // A refund reversed later was still announced when it happened.
+      guard let revocation = transaction.revocation, revocation.date <= now else { continue }
       records.append(
         record(
           revocation.kind == .familyRevoke ? .revoke : .refund, nil, at: revocation.date,
           transaction))
+      if let reversed = revocation.reversedAt, reversed <= now {
+        records.append(record(.refundReversed, nil, at: reversed, transaction))
+      }
     }
     return records.filter { $0.date <= now }.sorted {
       ($0.date, $0.transactionId) < ($1.date, $1.transactionId)
@@ -80,7 +84,8 @@ struct NotificationTimeline {
   {
     var records: [NotificationRecord] = []
     let purchaseInstants = Set(periods.map(\.purchaseDate))
-    let revocationInstants = Set(periods.compactMap { $0.revocation(at: now)?.date })
+    let revocationInstants = Set(
+      periods.compactMap { $0.revocation.flatMap { $0.date <= now ? $0.date : nil } })
     var previous: RenewalState?
     for (instant, state) in timeline.events where instant <= now {
       defer { previous = state }

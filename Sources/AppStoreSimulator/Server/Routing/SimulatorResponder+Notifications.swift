@@ -59,7 +59,7 @@ extension SimulatorResponder {
         NotificationHistoryItem(
           notification: try notifications.payload(
             of: record, state: state, factory: factory, signed: signed),
-          sendAttempts: NotificationArchive.sendAttempts(of: record)))
+          sendAttempts: NotificationArchive.sendAttempts(of: record, now: now)))
     }
     let hasMore = matching.count > pageSize
     let token = selected.last.map {

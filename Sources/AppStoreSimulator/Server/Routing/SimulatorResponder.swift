@@ -25,7 +25,7 @@ final class SimulatorResponder: Sendable {
   private let sandboxFactory: PayloadFactory
 
   init(configuration: SimulatorConfiguration) {
-    let state = SimulatorState(world: configuration.world)
+    let state = SimulatorState(world: configuration.world, clock: configuration.clock)
     self.state = state
     signed = SignedValues(chain: configuration.signingChain)
     tokens = RequestTokenVerifier(

@@ -20,7 +20,8 @@ final class SimulatorState: Sendable {
 
   private static let shardCount = 16
 
-  /// The world's clock: the instant every answer describes.
+  /// The App Store's clock: the instant every answer describes (the configured clock, or the
+  /// world's).
   let now: Timestamp
   /// The app's bundle id.
   let bundleId: String
@@ -37,8 +38,9 @@ final class SimulatorState: Sendable {
   /// Counts the server's changes; taken before a shard's lock, never inside one.
   private let changes = Mutex<Int64>(0)
 
-  init(world: World) {
-    now = world.now
+  init(world: World, clock: Timestamp? = nil) {
+    let now = clock ?? world.now
+    self.now = now
     bundleId = world.bundleId
     appAppleId = world.appAppleId
     var products: [String: SimulatedProduct] = [:]
@@ -47,7 +49,8 @@ final class SimulatorState: Sendable {
     var index: [String: Int] = [:]
     for (position, customer) in world.customers.enumerated() {
       index[customer.appTransactionId] = position
-      for transaction in customer.transactions {
+      // An id that does not exist yet at the clock is unknown, as it would be to Apple.
+      for transaction in customer.transactions where transaction.purchaseDate <= now {
         index[transaction.transactionId] = position
         index[transaction.originalTransactionId] = position
       }

@@ -1,0 +1,48 @@
+import AppStoreServerAPI
+
+/// What a refresh did: what it read, who was due and why, whom it refreshed, what it spent,
+/// and what is left for the next run.
+public struct RefreshSummary: Sendable, Hashable {
+  /// Notification history pages read.
+  public var notificationPages = 0
+  /// Notifications read.
+  public var notificationsRead = 0
+  /// Notifications naming customers the store does not hold (nobody's legacy data led to them).
+  public var notificationsOutsideStore = 0
+  /// Notifications already reflected in the customer's stored data.
+  public var notificationsAlreadyKnown = 0
+  /// Notifications Apple never delivered, newly found.
+  public var lostNotificationsFound = 0
+  /// Windows restarted because Apple no longer accepted their pagination token.
+  public var windowRestarts = 0
+  /// Customers due when the work began, by reason (`ran_out`, `notification`, ...).
+  public var dueByReason: [String: Int] = [:]
+  /// Customers refreshed (history and statuses stored anew).
+  public var refreshed = 0
+  /// Incremental history pages fetched.
+  public var historyPages = 0
+  /// Status calls made.
+  public var statusCalls = 0
+  /// Walks restarted from the beginning because Apple refused the stored revision.
+  public var revisionRestarts = 0
+  /// Customers whose refresh failed in this run (they stay due).
+  public var failed = 0
+  /// Customers still due at the end (not reached within the budget, or failed).
+  public var stillDue = 0
+  /// Requests the refresh sent of its own accord.
+  public var requests = 0
+  /// Why the refresh stopped early: `max-requests` or `max-duration`; `nil` when it did not.
+  public var budgetExhausted: String?
+  /// Warnings for people, such as a notification window older than Apple keeps.
+  public var warnings: [String] = []
+  /// Per environment, the instant (Unix ms) the App Store data is current through.
+  public var watermarks: [String: Int64] = [:]
+  /// How long it took.
+  public var durationMilliseconds: Int64 = 0
+
+  /// An empty summary.
+  public init() {}
+
+  /// How many customers were due when the work began.
+  public var due: Int { dueByReason.values.reduce(0, +) }
+}

@@ -1,0 +1,28 @@
+import Chronology
+
+/// What changed since an earlier run of the same store: which run, and how many accounts moved
+/// in each way, for the primary category and the team table's.
+public struct RunChangeCounts: Hashable, Sendable {
+  /// The run compared with.
+  public var previousRunId: String
+  /// Its comparison instant.
+  public var previousAsOf: Timestamp
+  /// Moves of the primary category.
+  public var primary: ChangeCounts
+  /// Moves of the team table's category, when both runs compared a table.
+  public var table: ChangeCounts?
+  /// Accounts the previous run did not have.
+  public var newAccounts: Int
+
+  /// Creates counts.
+  public init(
+    previousRunId: String, previousAsOf: Timestamp, primary: ChangeCounts, table: ChangeCounts?,
+    newAccounts: Int
+  ) {
+    self.previousRunId = previousRunId
+    self.previousAsOf = previousAsOf
+    self.primary = primary
+    self.table = table
+    self.newAccounts = newAccounts
+  }
+}

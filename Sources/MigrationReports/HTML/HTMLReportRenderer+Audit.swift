@@ -1,0 +1,113 @@
+// MARK: - What a nightly audit reads: changes since the last run, the refresh, lost notifications
+
+extension HTMLReportRenderer {
+  /// The most changed accounts and lost notifications listed on the page; the CSV files beside
+  /// it hold them all.
+  static let auditRowLimit = 2_000
+
+  /// "Since the last run": how many accounts moved in each way (a chart per side) and the
+  /// accounts whose category changed.
+  func sinceLastRun() -> String {
+    guard let since = content.summary.since else { return "" }
+    var html = "<section id=\"since\">\n<h2>Since the last run</h2>\n"
+    html +=
+      "<p class=\"note\">Compared with run <code>\(e(since.previousRunId))</code> (as of "
+      + "<time datetime=\"\(since.previousAsOf.iso8601)\">\(since.previousAsOf.iso8601)</time>)"
+      + (since.newAccounts > 0
+        ? "; \(ReportFormatting.accounts(since.newAccounts)) are new to the store" : "")
+      + ". A new finding was a match (or new) and now differs; resolved is the reverse; a "
+      + "persisting finding has the same category as before.</p>\n"
+    html += chart(since.primary, id: "since-chart", title: "Primary category since the last run")
+    if let table = since.table {
+      html += "<h3>Your entitlement table</h3>\n"
+      html += chart(table, id: "since-table-chart", title: "Table category since the last run")
+    }
+    let changes = content.context.changes
+    if changes.isEmpty {
+      html += "<p>No account changed category.</p>\n"
+    } else {
+      html += "<div class=\"scroll\"><table id=\"changes\"><thead><tr><th>Account</th>"
+      html += "<th>Primary</th><th>Team table</th></tr></thead><tbody>\n"
+      for change in changes.prefix(Self.auditRowLimit) {
+        html +=
+          "<tr><td><code>\(e(change.accountId))</code></td><td>\(move(change.primary))</td>"
+          + "<td>\(move(change.table))</td></tr>\n"
+      }
+      html += "</tbody></table></div>\n"
+      if changes.count > Self.auditRowLimit {
+        html +=
+          "<p class=\"note\">The first \(ReportFormatting.count(Self.auditRowLimit)) of "
+          + "\(ReportFormatting.count(changes.count)) changed accounts; <code>changes.csv</code> "
+          + "lists them all.</p>\n"
+      }
+    }
+    return html + "</section>\n"
+  }
+
+  private func chart(_ counts: ChangeCounts, id: String, title: String) -> String {
+    let tones: [ChangeKind: String] = [
+      .newFinding: "lose", .resolved: "gain", .categoryChanged: "term", .persisting: "attn",
+    ]
+    let rows = ChangeKind.allCases.map { kind in
+      HorizontalBarChart.Row(
+        label: kind.title, value: counts[kind], valueText: ReportFormatting.count(counts[kind]),
+        tone: tones[kind] ?? "total",
+        title: "\(kind.title): \(ReportFormatting.accounts(counts[kind]))")
+    }
+    return HorizontalBarChart(rows: rows).svg(id: id, title: title) + "\n"
+  }
+
+  private func move(_ change: CategoryChange?) -> String {
+    guard let change else { return "" }
+    return "\(e(change.arrow)) <span class=\"note\">(\(e(change.kind.title)))</span>"
+  }
+
+  /// The refresh of the App Store side: what it read and did, and what it left for next time.
+  func refreshFacts() -> String {
+    guard let refresh = content.summary.refresh else { return "" }
+    var html = "<section id=\"refresh\">\n<h2>App Store refresh</h2>\n"
+    html += "<p>\(e(refresh.sentence)).</p>\n"
+    if refresh.stillDue > 0 {
+      html +=
+        "<p class=\"banner crossed\"><strong>\(ReportFormatting.count(refresh.stillDue)) "
+        + "customer(s) still due.</strong> Their accounts are <code>stale_app_store_data</code> "
+        + "in this report; the next run asks them first.</p>\n"
+    }
+    for warning in refresh.warnings {
+      html += "<p class=\"banner crossed\"><strong>Warning.</strong> \(e(warning))</p>\n"
+    }
+    if !refresh.watermarks.isEmpty {
+      html +=
+        "<p class=\"note\">App Store data current through: "
+        + refresh.watermarks.sorted { $0.key < $1.key }.map {
+          "\(e($0.key)) <time datetime=\"\($0.value.iso8601)\">\($0.value.iso8601)</time>"
+        }.joined(separator: ", ") + ".</p>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  /// The notifications Apple never delivered to the team's server.
+  func lostNotifications() -> String {
+    let lost = content.context.lostNotifications
+    guard !lost.isEmpty else { return "" }
+    var html = "<section id=\"lost-notifications\">\n<h2>Lost notifications</h2>\n"
+    html +=
+      "<p class=\"note\">\(ReportFormatting.count(lost.count)) App Store Server Notification(s) "
+      + "never reached your server. <code>lost-notifications.csv</code> lists them with their "
+      + "signed payloads, to replay.</p>\n"
+    html += "<div class=\"scroll\"><table id=\"lost\"><thead><tr><th>Signed</th><th>Type</th>"
+    html += "<th>Customer</th><th>Accounts</th><th>First attempt</th><th>Last attempt</th>"
+    html += "<th>Reason</th></tr></thead><tbody>\n"
+    for notification in lost.prefix(Self.auditRowLimit) {
+      html +=
+        "<tr><td>\(e(notification.signedDate?.iso8601 ?? ""))</td>"
+        + "<td><code>\(e(notification.kind))</code></td>"
+        + "<td><code>\(e(notification.customerKey ?? ""))</code></td>"
+        + "<td>\(e(notification.accounts.joined(separator: " ")))</td>"
+        + "<td>\(e(notification.firstAttempt?.iso8601 ?? ""))</td>"
+        + "<td>\(e(notification.lastAttempt?.iso8601 ?? ""))</td>"
+        + "<td>\(e(notification.reason ?? ""))</td></tr>\n"
+    }
+    return html + "</tbody></table></div>\n</section>\n"
+  }
+}

@@ -1,0 +1,14 @@
+/// What a run's report shows besides its comparisons: the accounts whose category changed since
+/// the run it was compared with, and the notifications Apple never delivered that it reports.
+public struct RunContext: Hashable, Sendable {
+  /// The accounts whose primary or table category changed, by account id.
+  public var changes: [AccountChange]
+  /// The lost notifications, in time order.
+  public var lostNotifications: [LostNotification]
+
+  /// Creates a context.
+  public init(changes: [AccountChange] = [], lostNotifications: [LostNotification] = []) {
+    self.changes = changes
+    self.lostNotifications = lostNotifications
+  }
+}

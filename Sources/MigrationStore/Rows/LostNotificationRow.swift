@@ -1,0 +1,49 @@
+/// A notification Apple never delivered to the team's server, as found in the notification
+/// history: what it said, about whom, and how delivery failed.
+public struct LostNotificationRow: Hashable, Sendable {
+  /// `notificationUUID`.
+  public var uuid: String
+  /// The environment whose history listed it.
+  public var environment: String
+  /// `notificationType`, such as `DID_RENEW`.
+  public var type: String
+  /// `subtype`, if any.
+  public var subtype: String?
+  /// When it was signed (the event's instant), Unix ms.
+  public var signedMilliseconds: Int64?
+  /// The purchase it is about.
+  public var originalTransactionId: String?
+  /// The transaction it carries.
+  public var transactionId: String?
+  /// The store's customer it names, if the store knows it.
+  public var customerId: Int64?
+  /// The first and last delivery attempts (Unix ms).
+  public var firstAttemptMilliseconds: Int64?
+  /// The last delivery attempt (Unix ms).
+  public var lastAttemptMilliseconds: Int64?
+  /// The result of the last attempt, such as `TIMED_OUT`.
+  public var lastResult: String?
+  /// The signed payload, so the team can replay it.
+  public var signedPayload: String
+
+  /// Creates a row.
+  public init(
+    uuid: String, environment: String, type: String, subtype: String?, signedMilliseconds: Int64?,
+    originalTransactionId: String?, transactionId: String?, customerId: Int64?,
+    firstAttemptMilliseconds: Int64?, lastAttemptMilliseconds: Int64?, lastResult: String?,
+    signedPayload: String
+  ) {
+    self.uuid = uuid
+    self.environment = environment
+    self.type = type
+    self.subtype = subtype
+    self.signedMilliseconds = signedMilliseconds
+    self.originalTransactionId = originalTransactionId
+    self.transactionId = transactionId
+    self.customerId = customerId
+    self.firstAttemptMilliseconds = firstAttemptMilliseconds
+    self.lastAttemptMilliseconds = lastAttemptMilliseconds
+    self.lastResult = lastResult
+    self.signedPayload = signedPayload
+  }
+}
