@@ -86,7 +86,8 @@ public enum BackfillBenchmark {
     let simulator = try SimulatorProcess.start(
       executable: settings.executable, arguments: simulatorArguments(world: world, settings))
 
-    var configuration = try LookupSettings.read(from: simulator.clientVariables).configuration
+    let servedSettings = try LookupSettings.read(from: simulator.clientVariables)
+    var configuration = servedSettings.configuration
     configuration.rateLimits = clientLimits(settings.rateLimit)
     configuration.maximumConcurrentRequests = settings.concurrency
     let client = try AppStoreServerAPIClient(configuration: configuration, notice: { _ in })
@@ -108,9 +109,8 @@ public enum BackfillBenchmark {
             + "accounts, in a child process)",
           environment: "auto"),
         identity: "simulator bench-\(settings.accounts)-\(settings.seed)",
-        // `simulator generate` uses the generator's default clock, and `simulator serve` answers
-        // as of it: the App Store's clock for this run.
-        clock: GeneratorConfiguration().now),
+        // `simulator serve` answers as of the world's clock and says so in its banner.
+        clock: servedSettings.clock),
       options: MigrationRunOptions(
         legacyPaths: ["\(world)/\(GeneratedArchive.FileName.receipts)"],
         reader: .init(

@@ -1,3 +1,4 @@
+import Chronology
 import CryptoSupport
 import Foundation
 
@@ -14,6 +15,9 @@ public struct LookupSettings: Sendable {
     public static let productionURL = "APP_STORE_PRODUCTION_URL"
     /// A base URL replacing Apple's sandbox host.
     public static let sandboxURL = "APP_STORE_SANDBOX_URL"
+    /// The clock of a simulator served with `simulator serve` (ISO 8601 or Unix milliseconds):
+    /// its answers describe that instant, not now. Only with a base URL override.
+    public static let clock = "APP_STORE_CLOCK"
   }
 
   /// The client configuration.
@@ -22,14 +26,22 @@ public struct LookupSettings: Sendable {
   /// The environment to call, or `nil` for production first with sandbox fallback.
   public var environment: AppStoreEnvironment?
 
+  /// The App Store's own clock when it is a simulator served at a fixed instant, or `nil` for
+  /// Apple, whose clock is now.
+  public var clock: Timestamp?
+
   /// Settings from their parts.
   ///
   /// - Parameters:
   ///   - configuration: The client configuration.
   ///   - environment: The environment, or `nil` for automatic.
-  public init(configuration: ClientConfiguration, environment: AppStoreEnvironment?) {
+  ///   - clock: The App Store's own clock, for a served simulator.
+  public init(
+    configuration: ClientConfiguration, environment: AppStoreEnvironment?, clock: Timestamp? = nil
+  ) {
     self.configuration = configuration
     self.environment = environment
+    self.clock = clock
   }
 
   /// Reads the settings from environment variables.
@@ -79,10 +91,23 @@ public struct LookupSettings: Sendable {
       }
       overrides[target] = url
     }
+    var clock: Timestamp?
+    if let text = variables[Variable.clock], !text.isEmpty {
+      guard let instant = Timestamp(parsing: text) else {
+        throw ConfigurationError(
+          "\(Variable.clock) is \"\(text)\", not an instant; use ISO 8601 or Unix milliseconds")
+      }
+      guard !overrides.isEmpty else {
+        throw ConfigurationError(
+          "\(Variable.clock) is set but no base URL is overridden: Apple's clock is now; set it "
+            + "only for a simulator served with receipt-migrate simulator serve")
+      }
+      clock = instant
+    }
     return LookupSettings(
       configuration: ClientConfiguration(
         credentials: credentials, trustedRoots: roots, appAppleId: appAppleId,
         baseURLOverrides: overrides),
-      environment: environment)
+      environment: environment, clock: clock)
   }
 }

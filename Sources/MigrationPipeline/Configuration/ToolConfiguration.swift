@@ -30,6 +30,7 @@ public enum ToolConfiguration {
     ("root_certificates", "APP_STORE_ROOT_CERTIFICATES"),
     ("production_url", "APP_STORE_PRODUCTION_URL"),
     ("sandbox_url", "APP_STORE_SANDBOX_URL"),
+    ("clock", "APP_STORE_CLOCK"),
   ]
 
   /// The variables whose presence means "talk to Apple".

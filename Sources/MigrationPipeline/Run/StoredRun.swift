@@ -92,4 +92,36 @@ public struct StoredRun: Sendable {
     }
     return changed.sorted()
   }
+
+  /// How the run before this one classified an account, for `explain`.
+  ///
+  /// - Parameters:
+  ///   - accountId: the account.
+  ///   - store: the store.
+  /// - Returns: the facts, or `nil` when this is the store's first finished run.
+  /// - Throws: `SQLiteError`.
+  public func since(of accountId: String, store: MigrationStore) throws -> ExplainRenderer.Since? {
+    let earlier =
+      try summary.since.flatMap { try store.run($0.previousRunId) }
+      ?? store.previousFinishedRun(before: row.id, startedMilliseconds: row.startedMilliseconds)
+    guard let earlier else { return nil }
+    let categories = try store.comparisonCategories(runId: earlier.id)[accountId]
+    return ExplainRenderer.Since(
+      runId: earlier.id, category: categories?.category, tableCategory: categories?.tableCategory)
+  }
+
+  /// What the run's report shows besides the comparisons: the accounts whose category changed
+  /// since the run it was compared with (from both runs' stored classifications) and the lost
+  /// notifications it reported.
+  ///
+  /// - Parameter store: the store.
+  /// - Returns: the context.
+  /// - Throws: `SQLiteError`.
+  public func context(store: MigrationStore) throws -> RunContext {
+    let difference = try RunDifference.of(
+      run: row, since: summary.since?.previousRunId, store: store)
+    return RunContext(
+      changes: difference?.changes ?? [],
+      lostNotifications: try MigrationRunner.lostNotifications(reportedBy: row.id, store: store))
+  }
 }

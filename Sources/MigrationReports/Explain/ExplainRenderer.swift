@@ -8,19 +8,38 @@ import Terminal
 /// Every value that comes from data is passed through a filter that writes control
 /// characters as visible escapes, so a hostile account id cannot drive the terminal.
 public enum ExplainRenderer {
+  /// How the account was classified by the run compared with.
+  public struct Since: Hashable, Sendable {
+    /// That run.
+    public var runId: String
+    /// The account's primary category then; `nil` when the account was not in that run.
+    public var category: String?
+    /// Its table category then.
+    public var tableCategory: String?
+
+    /// Creates the facts.
+    public init(runId: String, category: String?, tableCategory: String?) {
+      self.runId = runId
+      self.category = category
+      self.tableCategory = tableCategory
+    }
+  }
+
   /// The account's comparison as aligned text.
   ///
   /// - Parameters:
   ///   - comparison: the account's comparison.
   ///   - asOf: the comparison instant, named in the heading when given.
+  ///   - since: how the previous run classified the account, when there was one.
   ///   - pseudonymizer: replaces account ids and customer keys with pseudonyms, when given.
   /// - Returns: the text, ending with a newline.
   public static func render(
-    _ comparison: AccountComparison, asOf: Timestamp? = nil, pseudonymizer: Pseudonymizer? = nil
+    _ comparison: AccountComparison, asOf: Timestamp? = nil, since: Since? = nil,
+    pseudonymizer: Pseudonymizer? = nil
   ) -> String {
     let account = pseudonymizer.map { $0.redacting(comparison) } ?? comparison
     var sections: [String] = []
-    sections.append(overview(account, asOf: asOf))
+    sections.append(overview(account, asOf: asOf, since: since))
     sections.append(keys(account))
     if !account.suspectedFlaws.isEmpty {
       sections.append(
@@ -43,7 +62,9 @@ public enum ExplainRenderer {
 
   // MARK: - Sections
 
-  private static func overview(_ account: AccountComparison, asOf: Timestamp?) -> String {
+  private static func overview(_ account: AccountComparison, asOf: Timestamp?, since: Since?)
+    -> String
+  {
     var facts: [(String, String)] = [
       (
         "Category",
@@ -60,11 +81,29 @@ public enum ExplainRenderer {
     if let table = account.tableCategory {
       facts.append(("Team table", "\(table.rawValue) (\(table.title))"))
     }
+    if let since {
+      facts.append(("Since", "run \(t(since.runId)): " + sinceText(account, since)))
+    }
     let width = facts.map(\.0.count).max() ?? 0
     let lines = facts.map { name, value in
       "  " + name + String(repeating: " ", count: width - name.count + 2) + value
     }
     return "Account \(t(account.accountId))\n" + lines.joined(separator: "\n")
+  }
+
+  /// "match → refund_missed (new finding); table unchanged (match)".
+  private static func sinceText(_ account: AccountComparison, _ since: Since) -> String {
+    func side(_ name: String, _ before: String?, _ now: String?) -> String? {
+      guard let now else { return nil }
+      guard let kind = ChangeKind.of(from: before, to: now), kind != .persisting else {
+        return "\(name)unchanged (\(now))"
+      }
+      return "\(name)\(before ?? "none") → \(now) (\(kind.title))"
+    }
+    return [
+      side("", since.category, account.category.rawValue),
+      side("table ", since.tableCategory, account.tableCategory?.rawValue),
+    ].compactMap { $0 }.joined(separator: "; ")
   }
 
   private static func keys(_ account: AccountComparison) -> String {

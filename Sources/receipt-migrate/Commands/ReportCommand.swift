@@ -37,7 +37,8 @@ struct ReportCommand: AsyncParsableCommand {
           legacyPaths: [], reportsDirectory: report.reports, asOf: stored.recipe.asOf,
           redactionSalt: try report.redactionSalt(storePath: storePath))
         let directory = try ReportWriter.writeRun(
-          summary: stored.summary, comparisons: comparisons, reportsDirectory: report.reports,
+          summary: stored.summary, comparisons: comparisons,
+          context: try stored.context(store: database), reportsDirectory: report.reports,
           options: try options.reportOptions())
         return (
           directory, try stored.changedAccounts(comparisons, store: database), stored.summary

@@ -134,7 +134,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       APP_STORE_ROOT_CERTIFICATES=\(setup.rootCertificatePath) \
       ASC_ISSUER_ID=\(setup.testKey.issuerId) ASC_KEY_ID=\(setup.testKey.keyId) \
       ASC_PRIVATE_KEY_PATH=\(setup.privateKeyPath) APP_BUNDLE_ID=\(world.bundleId) \
-      APP_APPLE_ID=\(world.appAppleId)
+      APP_APPLE_ID=\(world.appAppleId) APP_STORE_CLOCK=\(configuration.effectiveClock.iso8601)
       Serving; stop with Ctrl-C.
       """
   }

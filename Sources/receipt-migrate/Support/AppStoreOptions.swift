@@ -65,7 +65,8 @@ struct AppStoreOptions: ParsableArguments {
             isSimulated: false,
             description: "App Store Server API (Apple, environment \(environment))",
             environment: environment),
-          identity: "apple \(settings.configuration.credentials.bundleId)"),
+          identity: "apple \(settings.configuration.credentials.bundleId)",
+          clock: settings.clock),
         embedded: nil, environment: settings.environment)
     case .embeddedSimulator:
       let embedded: EmbeddedAppStore

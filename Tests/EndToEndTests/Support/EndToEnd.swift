@@ -38,6 +38,35 @@ enum EndToEnd {
     }
   }
 
+  /// A generated world whose timeline goes on `days` days past its clock, with every timeline
+  /// rate multiplied by `rateScale` so that a few nights hold every kind of event (made once
+  /// per process and arguments).
+  static func timelineWorld(seed: UInt64, accounts: Int, days: Int, rateScale: Double) throws
+    -> String
+  {
+    try worlds.withLock { worlds in
+      let key = "\(seed)-\(accounts)-\(days)-\(rateScale)"
+      if let directory = worlds[key] { return directory }
+      let directory = root.appendingPathComponent("timeline-\(key)").path
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true)
+      var configuration = GeneratorConfiguration()
+      configuration.daysAfter = days
+      configuration.timelineRates = TimelineRates().scaled(by: rateScale)
+      let world = WorldGenerator(configuration: configuration).generate(
+        accounts: accounts, seed: seed)
+      _ = try GeneratedArchive(world: world).write(to: directory)
+      worlds[key] = directory
+      return directory
+    }
+  }
+
+  /// A night of a timeline world: the world's clock plus `night` days.
+  static func night(_ night: Int, of world: String) throws -> Timestamp {
+    try SimulatorSetup.prepare(worldDirectory: world).world.now.adding(
+      milliseconds: Int64(night) * Timestamp.millisecondsPerDay)
+  }
+
   /// A fresh directory for one test's store and reports.
   static func scratch() throws -> URL {
     let directory = root.appendingPathComponent("run-\(UUID().uuidString)")
@@ -102,10 +131,13 @@ enum EndToEnd {
     ///   - description: how reports name it; the simulator's own description (which names the
     ///     world's directory) by default.
     init(
-      world: String, configure: (inout SimulatorConfiguration) -> Void = { _ in },
+      world: String, clock: Timestamp? = nil,
+      configure: (inout SimulatorConfiguration) -> Void = { _ in },
       client: (inout ClientConfiguration) -> Void = { _ in }, description: String? = nil
     ) throws {
-      embedded = try EmbeddedAppStore.start(worldDirectory: world, now: SystemTime.now) {
+      embedded = try EmbeddedAppStore.start(
+        worldDirectory: world, now: SystemTime.now, clock: clock
+      ) {
         $0.rateLimits = .off
         configure(&$0)
       }
@@ -117,7 +149,7 @@ enum EndToEnd {
         source: .init(
           isSimulated: true, description: description ?? embedded.description,
           environment: "auto"),
-        identity: embedded.identity, clock: embedded.setup.world.now)
+        identity: embedded.identity, clock: embedded.clock)
     }
 
     func stop() { embedded.stop() }
