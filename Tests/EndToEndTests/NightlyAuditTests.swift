@@ -337,4 +337,48 @@ struct NightlyAuditTests {
     let repeated = requests[1] - requests[0]
     #expect(repeated >= 0 && repeated <= 16, "\(repeated) requests were repeated")
   }
+
+  @Test("a pagination token that expired while the run was stopped restarts its window")
+  func expiredToken() async throws {
+    let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
+    let scratch = try EndToEnd.scratch()
+    let first = try Self.night(0, world: world, scratch: scratch)
+    let initial = try EndToEnd.AppStore(world: world, clock: first.clock)
+    _ = try await EndToEnd.runner(
+      scratch: scratch, appStore: initial,
+      options: try Self.options(world: world, scratch: scratch, night: first, runId: "night-0")
+    ).run()
+    initial.stop()
+
+    // Two notifications a page, tokens valid for three seconds; the run stops when the second
+    // page is answered (the first page's token is stored before the second is asked for).
+    let night = try Self.night(3, world: world, scratch: scratch)
+    let interrupter = Interrupter(after: 2)
+    let appStore = try EndToEnd.AppStore(world: world, clock: night.clock) { configuration in
+      configuration.pageSize = 2
+      configuration.behaviour.notificationTokenLifetime = .seconds(3)
+      configuration.requestLog = { entry in
+        if entry.endpoint == .notificationHistory { interrupter.answered() }
+      }
+    }
+    defer { appStore.stop() }
+    let options = try Self.options(world: world, scratch: scratch, night: night, runId: "night-3")
+    let task = Task {
+      try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options).run()
+    }
+    interrupter.attach(task)
+    await #expect(throws: CancellationError.self) { try await task.value }
+    try await Task.sleep(for: .milliseconds(3500))
+
+    let outcome = try await EndToEnd.runner(
+      scratch: scratch, appStore: appStore, options: options
+    ).run()
+    #expect(outcome.refresh.windowRestarts >= 1)
+    #expect(outcome.refresh.stillDue == 0)
+    #expect(outcome.refresh.warnings.isEmpty, "\(outcome.refresh.warnings)")
+    let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+    #expect(problems.isEmpty, "\(problems.prefix(8))")
+    let expired = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_017 }
+    #expect(expired.count >= 1, "the stored token should have expired")
+  }
 }

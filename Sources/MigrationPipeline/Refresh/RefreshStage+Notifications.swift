@@ -5,6 +5,10 @@ import MigrationStore
 // MARK: - The change feed
 
 extension RefreshStage {
+  /// How often one run reads a window again from its start because Apple no longer accepted
+  /// its pagination token, before it leaves the window for the next run.
+  static let maximumWindowRestarts = 3
+
   /// Reads the notification history of one environment from where the store last read it to
   /// now, queueing every customer a notification names and recording the notifications Apple
   /// never delivered. Each page is stored with the customers it named and the next page's token
@@ -64,6 +68,7 @@ extension RefreshStage {
         startMilliseconds: start, endMilliseconds: end, paginationToken: nil, pages: 0)
       try store.saveNotificationFeed(feed, now: now().millisecondsSince1970)
     }
+    var restarts = 0
     while var window = feed.window {
       try Task.checkCancellation()
       guard reserveRequest() else { return }
@@ -80,6 +85,14 @@ extension RefreshStage {
         if error.errorCode == .paginationTokenExpired || error.errorCode == .invalidPaginationToken,
           window.paginationToken != nil
         {
+          restarts += 1
+          guard restarts <= Self.maximumWindowRestarts else {
+            try unreadable(
+              name,
+              because: "its pagination tokens kept expiring before the next page was asked "
+                + "(\(restarts - 1) restarts)", clock: clock)
+            return
+          }
           // The token is no longer accepted: read the window again from its start.
           window.paginationToken = nil
           window.pages = 0
@@ -108,9 +121,7 @@ extension RefreshStage {
           try store.saveNotificationFeed(feed, now: now().millisecondsSince1970)
           continue
         }
-        summary.warnings.append(
-          "the \(name) notification history could not be read: \(error.description); it is "
-            + "read again from where it stopped on the next run")
+        try unreadable(name, because: error.description, clock: clock)
         return
       }
       summary.notificationPages += 1
@@ -190,9 +201,27 @@ extension RefreshStage {
       now: now().millisecondsSince1970)
   }
 
+  /// The window could not be read to its end: which customers changed is unknown, so every
+  /// customer that may have changed unseen is due (and, if the budget does not reach them,
+  /// compared as stale rather than as if nothing had happened). The window is read again from
+  /// where it stopped on the next run.
+  private func unreadable(_ environment: String, because reason: String, clock: Timestamp)
+    throws
+  {
+    summary.warnings.append(
+      "the \(environment) notification history could not be read to the end (\(reason)): every "
+        + "\(environment) customer with an entitled or time-bounded state is asked again, and "
+        + "the window is read again from where it stopped on the next run")
+    try enqueueWholeEnvironment(
+      environment, clock: clock,
+      detail: "the notification history that would say whether it changed could not be read")
+  }
+
   /// Makes every customer of an environment with an entitled or time-bounded state due: the
-  /// notifications that would say which of them changed are no longer available.
-  private func enqueueWholeEnvironment(_ environment: String, clock: Timestamp) throws {
+  /// notifications that would say which of them changed are not available.
+  private func enqueueWholeEnvironment(
+    _ environment: String, clock: Timestamp, detail: String? = nil
+  ) throws {
     try store.writeTransaction {
       for (customerId, fetched) in try store.customersWithEntitledOrTimeBoundedData(
         environment: environment)
@@ -200,10 +229,11 @@ extension RefreshStage {
         try store.enqueueRefresh(
           RefreshQueueRow(
             customerId: customerId, reason: .windowLost,
-            detail: "its data of "
-              + (fetched.map { String(Timestamp(millisecondsSince1970: $0).iso8601.prefix(10)) }
-                ?? "an unrecorded date")
-              + " is older than the notification history Apple keeps",
+            detail: detail
+              ?? ("its data of "
+                + (fetched.map { String(Timestamp(millisecondsSince1970: $0).iso8601.prefix(10)) }
+                  ?? "an unrecorded date")
+                + " is older than the notification history Apple keeps"),
             dataMilliseconds: fetched),
           now: now().millisecondsSince1970)
       }

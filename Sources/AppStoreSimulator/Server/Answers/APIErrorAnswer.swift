@@ -37,6 +37,8 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
     code: 4_000_013, message: "Invalid request. The end date must be later than the start date.")
   static let invalidPaginationToken = APIErrorAnswer(
     code: 4_000_014, message: "Invalid request. The pagination token is invalid.")
+  static let paginationTokenExpired = APIErrorAnswer(
+    code: 4_000_017, message: "Invalid request. The pagination token is expired.")
   static let invalidStartDate = APIErrorAnswer(
     code: 4_000_015, message: "Invalid request. The start date is invalid.")
   static let invalidEndDate = APIErrorAnswer(

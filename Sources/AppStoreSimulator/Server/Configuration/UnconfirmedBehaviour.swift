@@ -36,6 +36,10 @@ public struct UnconfirmedBehaviour: Sendable, Hashable {
   public var errorPrecedence: ErrorPrecedence
   /// Header fields sent with every 429 besides `Retry-After`; none by default.
   public var additionalRateLimitHeaders: HTTPHeaders
+  /// How long a notification history pagination token stays valid, by the wall clock; after
+  /// that it is answered `4000017` (Apple documents the error, not the lifetime). `nil` (the
+  /// default): tokens never expire.
+  public var notificationTokenLifetime: Duration?
 
   /// Creates the behaviour; every parameter has the default described on its property.
   ///
@@ -44,11 +48,13 @@ public struct UnconfirmedBehaviour: Sendable, Hashable {
   ///   - sandboxOrderLookup: the sandbox's order look-up answers.
   ///   - errorPrecedence: which error wins.
   ///   - additionalRateLimitHeaders: extra fields on 429 answers.
+  ///   - notificationTokenLifetime: how long notification pagination tokens stay valid.
   public init(
     emptyAnswers: EmptyAnswer = .emptyArrays, sandboxOrderLookup: SandboxOrderLookup = .invalid,
     errorPrecedence: ErrorPrecedence = .identifierFirst,
-    additionalRateLimitHeaders: HTTPHeaders = [:]
+    additionalRateLimitHeaders: HTTPHeaders = [:], notificationTokenLifetime: Duration? = nil
   ) {
+    self.notificationTokenLifetime = notificationTokenLifetime
     self.emptyAnswers = emptyAnswers
     self.sandboxOrderLookup = sandboxOrderLookup
     self.errorPrecedence = errorPrecedence

@@ -25,6 +25,8 @@ struct PageCursor: Hashable, Sendable {
   var query: String
   /// The last item returned, or `nil` before the first.
   var position: Position?
+  /// When the token was issued (wall clock, Unix ms), for tokens that expire.
+  var issued: Int64? = nil
 
   /// The token text.
   func encoded() -> String {
@@ -36,6 +38,7 @@ struct PageCursor: Hashable, Sendable {
       writer.field("k", position.key)
       writer.field("i", position.id)
     }
+    if let issued { writer.field("t", issued) }
     writer.endObject()
     return Base64URL.encode(writer.bytes)
   }
@@ -51,20 +54,23 @@ struct PageCursor: Hashable, Sendable {
     var query: String?
     var key: Int64?
     var id: String?
+    var issued: Int64?
     for member in members {
       switch (member.key, member.value) {
       case ("s", .string(let text)): scope = text
       case ("q", .string(let text)): query = text
       case ("k", .number(let text)): key = Int64(text)
       case ("i", .string(let text)): id = text
+      case ("t", .number(let text)): issued = Int64(text)
       default: return nil
       }
     }
     guard let scope, let query else { return nil }
     switch (key, id) {
-    case (nil, nil): return PageCursor(scope: scope, query: query, position: nil)
+    case (nil, nil): return PageCursor(scope: scope, query: query, position: nil, issued: issued)
     case (let key?, let id?):
-      return PageCursor(scope: scope, query: query, position: Position(key: key, id: id))
+      return PageCursor(
+        scope: scope, query: query, position: Position(key: key, id: id), issued: issued)
     default: return nil
     }
   }

@@ -36,6 +36,13 @@ extension SimulatorResponder {
       guard tokens.count == 1, let cursor = PageCursor.decode(token), cursor.scope == scope,
         cursor.query == query.fingerprint
       else { return .error(.invalidPaginationToken) }
+      if let lifetime = behaviour.notificationTokenLifetime, let issued = cursor.issued,
+        wallClock().millisecondsSince1970 - issued
+          > lifetime.components.seconds * 1000
+          + lifetime.components.attoseconds / 1_000_000_000_000_000
+      {
+        return .error(.paginationTokenExpired)
+      }
       start = cursor.position
     }
     var customer: Int?
@@ -65,7 +72,9 @@ extension SimulatorResponder {
     let token = selected.last.map {
       PageCursor(
         scope: scope, query: query.fingerprint,
-        position: PageCursor.Position(key: $0.date.millisecondsSince1970, id: $0.uuid)
+        position: PageCursor.Position(key: $0.date.millisecondsSince1970, id: $0.uuid),
+        issued: behaviour.notificationTokenLifetime == nil
+          ? nil : wallClock().millisecondsSince1970
       ).encoded()
     }
     return page(items, hasMore: hasMore, token: hasMore ? token : nil)
