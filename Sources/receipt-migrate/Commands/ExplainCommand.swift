@@ -43,7 +43,8 @@ struct ExplainCommand: AsyncParsableCommand {
         throw ToolFailure.incomplete("the database \(storePath) has no account \"\(account)\"")
       }
       return ExplainRenderer.render(
-        comparison, asOf: stored.recipe.asOf, since: try stored.since(of: accountId, store: database),
+        comparison, asOf: stored.recipe.asOf,
+        since: try stored.since(of: accountId, store: database),
         pseudonymizer: redact ? pseudonymizer : nil)
     }
     print(text, terminator: "")
