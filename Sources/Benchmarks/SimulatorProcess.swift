@@ -92,6 +92,7 @@ public final class SimulatorProcess: Sendable {
     LookupSettings.Variable.rootCertificates, APICredentials.Variable.issuerId,
     APICredentials.Variable.keyId, APICredentials.Variable.privateKeyPath,
     APICredentials.Variable.bundleId, APICredentials.Variable.appAppleId,
+    LookupSettings.Variable.clock,
   ]
 
   /// Starts `executable simulator serve arguments…` and waits until it listens.

@@ -7,6 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     abstract: "Measure throughput and memory; see Documentation/Performance.md.",
     discussion: "Build in release mode first: swift run -c release receipt-migrate bench <name>.",
     subcommands: [
+      AuditBenchCommand.self,
       IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self,
       ServerBenchCommand.self, BackfillBenchCommand.self,
     ]
