@@ -35,7 +35,8 @@ final class ConformanceRun: Sendable {
   }
 
   /// Generates the world into a temporary folder and starts two simulators on loopback: one
-  /// without rate limits, one allowing one order look-up per second (for a 429).
+  /// without rate limits, one allowing one order look-up per 100 seconds (for a 429, however
+  /// slowly the script runs).
   static func start(harness: ConformanceHarness) throws -> ConformanceRun? {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "conformance-\(UUID().uuidString)")
@@ -50,7 +51,7 @@ final class ConformanceRun: Sendable {
     configuration.rateLimits = .off
     configuration.requestLogCapacity = 0
     let server = try SimulatorServer.start(configuration: configuration)
-    configuration.rateLimits = try SimulatorRateLimits.parse("order=1")
+    configuration.rateLimits = try SimulatorRateLimits.parse("order=0.01")
     let limited = try SimulatorServer.start(configuration: configuration)
     let shapes = try ConformanceShape.all(
       chain: setup.chain, bundleId: world.bundleId, appAppleId: world.appAppleId, now: world.now)
