@@ -20,7 +20,7 @@ struct InspectionTests {
     let jws = try sign(Sample.transaction())
     let report = SignedValueInspector.inspect(
       jws, trustedRoots: roots, bundleId: TestChain.bundleId, environment: .production,
-      appAppleId: nil)
+      appAppleId: nil, now: Instant.signed)
     #expect(report.exitStatus == 0)
     #expect(report.text.contains("alg: ES256"))
     #expect(report.text.contains("x5c: 3 certificate(s)"))
@@ -41,7 +41,8 @@ struct InspectionTests {
     altered.price = 1
     let tampered = "\(parts[0]).\(Base64URL.encode(altered.jsonBytes())).\(parts[2])"
     let report = SignedValueInspector.inspect(
-      tampered, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil)
+      tampered, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil,
+      now: Instant.signed)
     #expect(report.exitStatus == 1)
     #expect(report.text.contains("Verdict: INVALID (bad_signature)"))
     #expect(report.text.contains("taken from the payload, not checked"))
@@ -61,7 +62,8 @@ struct InspectionTests {
     ]
     for (jws, kind) in cases {
       let report = SignedValueInspector.inspect(
-        jws, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil)
+        jws, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil,
+        now: Instant.signed)
       #expect(report.text.contains(kind))
       #expect(report.exitStatus == 0, "\(report.text)")
     }
@@ -71,14 +73,16 @@ struct InspectionTests {
   func decodeChecksAndNoRoot() throws {
     let jws = try sign(Sample.transaction())
     let other = SignedValueInspector.inspect(
-      jws, trustedRoots: roots, bundleId: "com.other", environment: nil, appAppleId: nil)
+      jws, trustedRoots: roots, bundleId: "com.other", environment: nil, appAppleId: nil,
+      now: Instant.signed)
     #expect(other.exitStatus == 1)
     #expect(other.text.contains("INVALID (bundle_id_mismatch)"))
     let sandbox = SignedValueInspector.inspect(
-      jws, trustedRoots: roots, bundleId: nil, environment: .sandbox, appAppleId: nil)
+      jws, trustedRoots: roots, bundleId: nil, environment: .sandbox, appAppleId: nil,
+      now: Instant.signed)
     #expect(sandbox.text.contains("INVALID (environment_mismatch)"))
     let unverified = SignedValueInspector.inspect(
-      jws, trustedRoots: [], bundleId: nil, environment: nil, appAppleId: nil)
+      jws, trustedRoots: [], bundleId: nil, environment: nil, appAppleId: nil, now: Instant.signed)
     #expect(unverified.exitStatus == 1)
     #expect(unverified.text.contains("NOT VERIFIED"))
   }
@@ -86,7 +90,8 @@ struct InspectionTests {
   @Test("garbage input is reported as malformed, not a crash")
   func decodeGarbage() {
     let report = SignedValueInspector.inspect(
-      "not a jws", trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil)
+      "not a jws", trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil,
+      now: Instant.signed)
     #expect(report.exitStatus == 1)
     #expect(report.text.contains("INVALID (malformed)"))
   }

@@ -127,15 +127,42 @@ struct SignedDataVerifierTests {
     #expect(failure { _ = try verifier.verifyTransaction(text) }?.reason == .malformed)
   }
 
-  @Test("a payload that is not JSON, or has no signedDate, is malformed")
+  @Test("a payload that is not JSON is malformed")
   func malformedPayload() throws {
     let verifier = try TestChain.verifier()
-    let signer = JWSSigner(chain: chain)
-    for payload in ["not json", #"{"transactionId":"1","bundleId":"com.example.app"}"#] {
-      let jws = try signer.sign(payload: Array(payload.utf8))
-      let rejected = failure { _ = try verifier.verifyTransaction(jws) }
-      #expect(rejected?.reason == .malformed, "\(payload)")
-    }
+    let jws = try JWSSigner(chain: chain).sign(payload: Array("not json".utf8))
+    #expect(failure { _ = try verifier.verifyTransaction(jws) }?.reason == .malformed)
+  }
+
+  @Test("a payload without signedDate is validated at the verifier's now, as Apple's verifiers do")
+  func noSignedDate() throws {
+    let payload = #"{"transactionId":"1","bundleId":"com.example.app","environment":"Production"}"#
+    let jws = try JWSSigner(chain: chain).sign(payload: Array(payload.utf8))
+    let inside = try SignedDataVerifier(
+      trustedRoots: [chain.root.certificate], bundleId: TestChain.bundleId, appAppleId: nil,
+      environment: .production, now: { Instant.signed }, notice: { _ in })
+    #expect(try inside.verifyTransaction(jws).payload.transactionId == "1")
+    let after = try SignedDataVerifier(
+      trustedRoots: [chain.root.certificate], bundleId: TestChain.bundleId, appAppleId: nil,
+      environment: .production,
+      now: { Timestamp(millisecondsSince1970: Instant.chainEnd + Instant.day) }, notice: { _ in })
+    #expect(
+      failure { _ = try after.verifyTransaction(jws) }?.reason == .certificateNotValidAtSignedDate)
+  }
+
+  @Test("an app transaction without signedDate is validated at its receiptCreationDate")
+  func appTransactionAtReceiptCreationDate() throws {
+    var inside = Sample.appTransaction()
+    inside.signedDate = nil
+    inside.receiptCreationDate = Instant.signed
+    var before = inside
+    before.receiptCreationDate = Timestamp(millisecondsSince1970: Instant.chainStart - Instant.day)
+    // The verifier's now lies inside the chain's validity: only receiptCreationDate decides.
+    let verifier = try TestChain.verifier()
+    #expect(try verifier.verifyAppTransaction(try sign(inside)).payload.signedDate == nil)
+    #expect(
+      failure { _ = try verifier.verifyAppTransaction(try sign(before)) }?.reason
+        == .certificateNotValidAtSignedDate)
   }
 
   @Test("a signature of the wrong length is malformed; one that does not verify is bad")
@@ -180,7 +207,7 @@ struct SignedDataVerifierTests {
       failure { _ = try verifier.verifyTransaction(jws) } == .wrongAlgorithm(found: algorithm))
   }
 
-  @Test("x5c must hold exactly three certificates", arguments: [0, 1, 2, 4])
+  @Test("x5c must hold exactly three certificates", arguments: [1, 2, 4])
   func chainLength(count: Int) throws {
     let verifier = try TestChain.verifier()
     let x5c = Array((chain.x5c + chain.x5c).prefix(count))
@@ -188,6 +215,17 @@ struct SignedDataVerifierTests {
       privateKey: chain.leaf.privateKey, header: JWSHeader(algorithm: "ES256", x5c: x5c))
     let jws = try signer.sign(Sample.transaction())
     #expect(failure { _ = try verifier.verifyTransaction(jws) } == .chainLength(found: count))
+  }
+
+  @Test("a header without x5c, or an empty one, is rejected for that before its algorithm")
+  func missingChain() throws {
+    let verifier = try TestChain.verifier()
+    for algorithm in ["ES256", "none"] {
+      let signer = JWSSigner(
+        privateKey: chain.leaf.privateKey, header: JWSHeader(algorithm: algorithm, x5c: []))
+      let jws = try signer.sign(Sample.transaction())
+      #expect(failure { _ = try verifier.verifyTransaction(jws) } == .missingCertificateChain)
+    }
   }
 
   @Test("a chain to a root that is not configured is untrusted, though it presents its root")
@@ -274,7 +312,7 @@ struct SignedDataVerifierTests {
   func reasonsAreDistinct() {
     let names = VerificationFailure.Reason.allCases.map(\.rawValue)
     #expect(Set(names).count == names.count)
-    #expect(names.count == 10)
+    #expect(names.count == 11)
   }
 
   // MARK: - Trust configuration

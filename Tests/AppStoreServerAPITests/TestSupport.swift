@@ -44,7 +44,7 @@ enum TestChain {
   ) throws -> SignedDataVerifier {
     try SignedDataVerifier(
       trustedRoots: [chain.root.certificate], bundleId: bundleId, appAppleId: appAppleId,
-      environment: environment, notice: { _ in })
+      environment: environment, now: { Instant.signed }, notice: { _ in })
   }
 }
 

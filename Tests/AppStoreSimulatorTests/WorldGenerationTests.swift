@@ -69,6 +69,39 @@ struct WorldGenerationTests {
     }
   }
 
+  @Test(
+    "transactionReason is PURCHASE for a first purchase, an immediate upgrade and a resubscription, RENEWAL for renewals"
+  )
+  func transactionReasons() {
+    var upgrades = 0
+    var resubscriptions = 0
+    for customer in sampleWorld.customers {
+      let purchases = Dictionary(
+        grouping: customer.transactions.filter { $0.kind == .autoRenewable },
+        by: \.originalTransactionId)
+      for (_, periods) in purchases {
+        let ordered = periods.sorted { $0.purchaseDate < $1.purchaseDate }
+        #expect(ordered.first?.reason == "PURCHASE")
+        for (earlier, later) in zip(ordered, ordered.dropFirst()) {
+          if earlier.upgradedAt != nil {
+            upgrades += 1
+            #expect(later.reason == "PURCHASE", "an immediate upgrade is a purchase")
+          } else if let expiry = earlier.expiresDate, later.purchaseDate > expiry,
+            later.offer != nil
+          {
+            // A comeback after a lapse always comes with its offer; a billing recovery without.
+            resubscriptions += 1
+            #expect(later.reason == "PURCHASE", "a resubscription after a lapse is a purchase")
+          } else {
+            #expect(later.reason == "RENEWAL")
+          }
+        }
+      }
+    }
+    #expect(upgrades > 0)
+    #expect(resubscriptions > 0)
+  }
+
   @Test("the world has the structure the issue asks for")
   func structure() {
     let accounts = sampleWorld.accounts

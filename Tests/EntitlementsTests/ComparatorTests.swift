@@ -136,6 +136,22 @@ struct ComparatorTests {
     family.revocationType = .familyRevoke
     input.customers = [customer([family], statuses: [(.revoked, family)])]
     #expect(comparator.compare(input).category == .revokedFamily)
+    // Without revocationType, a family-shared transaction revoked for reason 0 is a family
+    // revoke (Apple's revocationReason documentation); a purchased one stays a refund.
+    var untypedFamily = bought
+    untypedFamily.revocationType = nil
+    untypedFamily.revocationReason = .other
+    untypedFamily.inAppOwnershipType = .familyShared
+    input.customers = [customer([untypedFamily], statuses: [(.revoked, untypedFamily)])]
+    #expect(comparator.compare(input).category == .revokedFamily)
+    var untypedOwn = untypedFamily
+    untypedOwn.inAppOwnershipType = .purchased
+    input.customers = [customer([untypedOwn], statuses: [(.revoked, untypedOwn)])]
+    #expect(comparator.compare(input).category == .refundMissed)
+    var untypedAppIssue = untypedFamily
+    untypedAppIssue.revocationReason = .appIssue
+    input.customers = [customer([untypedAppIssue], statuses: [(.revoked, untypedAppIssue)])]
+    #expect(comparator.compare(input).category == .refundMissed)
   }
 
   @Test("account-level checks come first, in their order")

@@ -13,6 +13,30 @@ struct SimulatorServeEndToEndTests {
     return directory
   }
 
+  @Test(
+    "generate refuses a folder that is not empty, and overwrites it with --force keeping signing/")
+  func generateRefusesToOverwrite() throws {
+    let directory = try generatedWorld()
+    let world = directory.appendingPathComponent("world")
+    let root = try Data(contentsOf: world.appendingPathComponent("signing/root.pem"))
+    let refused = try Tool.run(
+      ["simulator", "generate", "--accounts", "12", "--seed", "5", "--out", "world"], in: directory)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("is not empty"), "\(refused.standardError)")
+    #expect(refused.standardError.contains("--force"))
+    let unchanged = try String(
+      contentsOf: world.appendingPathComponent("world.json"), encoding: .utf8)
+    #expect(unchanged.contains(#""seed":"4""#), "nothing was overwritten")
+    let forced = try Tool.run(
+      ["simulator", "generate", "--accounts", "12", "--seed", "5", "--out", "world", "--force"],
+      in: directory)
+    #expect(forced.status == 0, "\(forced.standardError)")
+    let rewritten = try String(
+      contentsOf: world.appendingPathComponent("world.json"), encoding: .utf8)
+    #expect(rewritten.contains(#""seed":"5""#))
+    #expect(try Data(contentsOf: world.appendingPathComponent("signing/root.pem")) == root)
+  }
+
   @Test("serves a world to the lookup command, logs each request, and stops on SIGTERM")
   func serveAndLookUp() throws {
     let directory = try generatedWorld()

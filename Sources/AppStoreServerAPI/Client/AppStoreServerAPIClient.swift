@@ -63,7 +63,7 @@ public final class AppStoreServerAPIClient: Sendable {
       now: now)
     productionVerifier = try SignedDataVerifier(
       trustedRoots: configuration.trustedRoots, bundleId: configuration.credentials.bundleId,
-      appAppleId: configuration.appAppleId, environment: .production, notice: notice)
+      appAppleId: configuration.appAppleId, environment: .production, now: now, notice: notice)
     rateLimiter = EndpointRateLimiter(limits: configuration.rateLimits, now: now)
     concurrencyLimiter = ConcurrencyLimiter(maximum: configuration.maximumConcurrentRequests)
   }

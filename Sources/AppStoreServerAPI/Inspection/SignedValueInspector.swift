@@ -49,10 +49,12 @@ public enum SignedValueInspector {
   ///   - bundleId: The expected bundle id, or `nil` to take the payload's.
   ///   - environment: The expected environment, or `nil` to take the payload's.
   ///   - appAppleId: The expected app Apple id, or `nil` to take the payload's.
+  ///   - now: The current time, the instant a value with neither `signedDate` nor
+  ///     `receiptCreationDate` is validated at.
   /// - Returns: The text, and exit status 0 when the value verified, 1 when not.
   public static func inspect(
     _ jws: String, trustedRoots: [X509Certificate], bundleId: String?,
-    environment: AppStoreEnvironment?, appAppleId: Int64?
+    environment: AppStoreEnvironment?, appAppleId: Int64?, now: Timestamp
   ) -> InspectionReport {
     var lines: [String] = []
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
@@ -91,7 +93,7 @@ public enum SignedValueInspector {
       let failure = verify(
         jws, kind: kind, roots: trustedRoots, bundleId: expectedBundle ?? "",
         environment: expectedEnvironment ?? .production, appAppleId: expectedAppAppleId,
-        notices: &notices)
+        now: now, notices: &notices)
       verdict = failure
       if let failure {
         lines.append("Verdict: INVALID (\(failure.reason.rawValue)): \(failure)")
@@ -118,26 +120,50 @@ public enum SignedValueInspector {
   // MARK: - Kinds
 
   /// The kind of signed value, recognized from members only that kind has.
+  ///
+  /// Apple's verifiers never guess: the caller names the kind. `decode` has no caller to ask,
+  /// so it reads the members Apple documents for each kind: a notification has a
+  /// `notificationType` (or `notificationUUID`), an app transaction a `receiptType`, renewal
+  /// information members no transaction has, a transaction a `bundleId` or members no renewal
+  /// information has; what is left names no bundle id, which only renewal information does
+  /// (Apple's own minimal `renewalInfo` test vector is `{environment, signedDate}`).
   enum Kind: String {
     case transaction
     case renewalInfo = "renewal info"
     case appTransaction = "app transaction"
     case notification
 
+    static let renewalOnlyMembers = [
+      "autoRenewStatus", "autoRenewProductId", "renewalDate", "renewalPrice", "expirationIntent",
+      "isInBillingRetryPeriod", "gracePeriodExpiresDate", "priceIncreaseStatus",
+      "recentSubscriptionStartDate", "eligibleWinBackOfferIds", "renewalBillingPlanType",
+    ]
+    static let transactionOnlyMembers = [
+      "bundleId", "transactionId", "purchaseDate", "originalPurchaseDate", "expiresDate",
+      "quantity", "type", "inAppOwnershipType", "transactionReason", "revocationDate",
+      "webOrderLineItemId", "storefront",
+    ]
+
     init(payload: JSONValue) {
-      if payload["notificationType"] != nil {
+      if payload["notificationType"] != nil || payload["notificationUUID"] != nil {
         self = .notification
       } else if payload["receiptType"] != nil {
         self = .appTransaction
-      } else if payload["autoRenewStatus"] != nil || payload["autoRenewProductId"] != nil {
+      } else if Self.renewalOnlyMembers.contains(where: { payload[$0] != nil }) {
         self = .renewalInfo
-      } else {
+      } else if Self.transactionOnlyMembers.contains(where: { payload[$0] != nil }) {
         self = .transaction
+      } else {
+        self = .renewalInfo
       }
     }
 
+    /// Where the app's members are: for a notification, the first of `data`, `summary`,
+    /// `externalPurchaseToken` and `appData`, as Apple's verifiers look.
     private func scope(_ payload: JSONValue) -> JSONValue? {
-      self == .notification ? payload["data"] ?? payload["summary"] : payload
+      guard self == .notification else { return payload }
+      return payload["data"] ?? payload["summary"] ?? payload["externalPurchaseToken"]
+        ?? payload["appData"]
     }
 
     func bundleId(in payload: JSONValue) -> String? { scope(payload)?["bundleId"]?.stringValue }
@@ -145,6 +171,13 @@ public enum SignedValueInspector {
     func appAppleId(in payload: JSONValue) -> Int64? { scope(payload)?["appAppleId"]?.int64Value }
 
     func environment(in payload: JSONValue) -> String? {
+      if self == .notification, payload["data"] == nil, payload["summary"] == nil,
+        let token = payload["externalPurchaseToken"]
+      {
+        // An external purchase token names no environment; its id's prefix tells it.
+        let id = token["externalPurchaseId"]?.stringValue ?? ""
+        return id.hasPrefix("SANDBOX") ? "Sandbox" : "Production"
+      }
       let key = self == .appTransaction ? "receiptType" : "environment"
       return scope(payload)?[key]?.stringValue
     }
@@ -152,14 +185,15 @@ public enum SignedValueInspector {
 
   private static func verify(
     _ jws: String, kind: Kind, roots: [X509Certificate], bundleId: String,
-    environment: AppStoreEnvironment, appAppleId: Int64?, notices: inout [String]
+    environment: AppStoreEnvironment, appAppleId: Int64?, now: Timestamp,
+    notices: inout [String]
   ) -> VerificationFailure? {
     let verifier: SignedDataVerifier
     let collected = NoticeCollector()
     do {
       verifier = try SignedDataVerifier(
         trustedRoots: roots, bundleId: bundleId, appAppleId: appAppleId,
-        environment: environment, notice: collected.add)
+        environment: environment, now: { now }, notice: collected.add)
     } catch {
       return .malformed("the trusted roots cannot be used: \(error.message)")
     }

@@ -43,8 +43,13 @@ public struct AppTransaction: SignedPayload, Hashable {
   /// The platform of the original purchase.
   public var originalPlatform: PurchasePlatform?
 
-  /// When the App Store signed this payload.
+  /// When the App Store signed this payload. Apple's app transactions carry none (they carry
+  /// `receiptCreationDate`); it is kept for payloads that do.
   public var signedDate: Timestamp?
+
+  /// `signedDate`, else `receiptCreationDate`: Apple's verifiers validate an app transaction's
+  /// chain at its receipt creation date, since Apple signs no `signedDate` into it.
+  public var validationDate: Timestamp? { signedDate ?? receiptCreationDate }
 
   /// A payload with the given members; every member defaults to absent.
   ///

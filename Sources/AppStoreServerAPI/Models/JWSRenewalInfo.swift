@@ -66,6 +66,12 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
   /// The customer's app transaction id.
   public var appTransactionId: String?
 
+  /// How the next renewal is billed.
+  public var renewalBillingPlanType: BillingPlanType?
+
+  /// The commitment plan of the next renewal, if any.
+  public var commitmentInfo: RenewalCommitmentInfo?
+
   /// A payload with the given members; every member defaults to absent.
   ///
   /// - Parameters:
@@ -90,6 +96,8 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
   ///   - environment: The environment that signed the payload.
   ///   - appAccountToken: The UUID the app associated with the customer's account.
   ///   - appTransactionId: The customer's app transaction id.
+  ///   - renewalBillingPlanType: How the next renewal is billed.
+  ///   - commitmentInfo: The commitment plan of the next renewal, if any.
   public init(
     originalTransactionId: String? = nil,
     productId: String? = nil,
@@ -111,7 +119,9 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
     signedDate: Timestamp? = nil,
     environment: AppStoreEnvironment? = nil,
     appAccountToken: String? = nil,
-    appTransactionId: String? = nil
+    appTransactionId: String? = nil,
+    renewalBillingPlanType: BillingPlanType? = nil,
+    commitmentInfo: RenewalCommitmentInfo? = nil
   ) {
     self.originalTransactionId = originalTransactionId
     self.productId = productId
@@ -134,6 +144,8 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
     self.environment = environment
     self.appAccountToken = appAccountToken
     self.appTransactionId = appTransactionId
+    self.renewalBillingPlanType = renewalBillingPlanType
+    self.commitmentInfo = commitmentInfo
   }
 
   // MARK: - JSON
@@ -175,6 +187,11 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
       case "environment": value.environment = try reader.readOptional(AppStoreEnvironment.self)
       case "appAccountToken": value.appAccountToken = try reader.readOptionalString()
       case "appTransactionId": value.appTransactionId = try reader.readOptionalString()
+      case "renewalBillingPlanType":
+        value.renewalBillingPlanType = try reader.readOptional(BillingPlanType.self)
+      case "commitmentInfo":
+        value.commitmentInfo =
+          try reader.readNullIfPresent() ? nil : RenewalCommitmentInfo.read(from: &reader)
       default: try reader.skipValue()
       }
     }
@@ -207,6 +224,8 @@ public struct JWSRenewalInfo: SignedPayload, Hashable {
     writer.member("environment", environment)
     writer.member("appAccountToken", appAccountToken)
     writer.member("appTransactionId", appTransactionId)
+    writer.member("renewalBillingPlanType", renewalBillingPlanType)
+    writer.member("commitmentInfo", commitmentInfo)
     writer.endObject()
   }
 }

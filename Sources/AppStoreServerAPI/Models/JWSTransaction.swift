@@ -96,6 +96,12 @@ public struct JWSTransaction: SignedPayload, Hashable {
   /// The customer's app transaction id (one per Apple Account and app).
   public var appTransactionId: String?
 
+  /// How a subscription with a commitment is billed.
+  public var billingPlanType: BillingPlanType?
+
+  /// The commitment plan this transaction belongs to, if any.
+  public var commitmentInfo: TransactionCommitmentInfo?
+
   /// A payload with the given members; every member defaults to absent.
   ///
   /// - Parameters:
@@ -129,6 +135,8 @@ public struct JWSTransaction: SignedPayload, Hashable {
   ///   - currency: The ISO 4217 currency code of `price`.
   ///   - price: The price in thousandths of the currency unit.
   ///   - appTransactionId: The customer's app transaction id (one per Apple Account and app).
+  ///   - billingPlanType: How a subscription with a commitment is billed.
+  ///   - commitmentInfo: The commitment plan this transaction belongs to, if any.
   public init(
     transactionId: String? = nil,
     originalTransactionId: String? = nil,
@@ -159,7 +167,9 @@ public struct JWSTransaction: SignedPayload, Hashable {
     transactionReason: TransactionReason? = nil,
     currency: String? = nil,
     price: Int64? = nil,
-    appTransactionId: String? = nil
+    appTransactionId: String? = nil,
+    billingPlanType: BillingPlanType? = nil,
+    commitmentInfo: TransactionCommitmentInfo? = nil
   ) {
     self.transactionId = transactionId
     self.originalTransactionId = originalTransactionId
@@ -191,6 +201,8 @@ public struct JWSTransaction: SignedPayload, Hashable {
     self.currency = currency
     self.price = price
     self.appTransactionId = appTransactionId
+    self.billingPlanType = billingPlanType
+    self.commitmentInfo = commitmentInfo
   }
 
   // MARK: - JSON
@@ -240,6 +252,10 @@ public struct JWSTransaction: SignedPayload, Hashable {
       case "currency": value.currency = try reader.readOptionalString()
       case "price": value.price = try reader.readOptionalInt64()
       case "appTransactionId": value.appTransactionId = try reader.readOptionalString()
+      case "billingPlanType": value.billingPlanType = try reader.readOptional(BillingPlanType.self)
+      case "commitmentInfo":
+        value.commitmentInfo =
+          try reader.readNullIfPresent() ? nil : TransactionCommitmentInfo.read(from: &reader)
       default: try reader.skipValue()
       }
     }
@@ -281,6 +297,8 @@ public struct JWSTransaction: SignedPayload, Hashable {
     writer.member("currency", currency)
     writer.member("price", price)
     writer.member("appTransactionId", appTransactionId)
+    writer.member("billingPlanType", billingPlanType)
+    writer.member("commitmentInfo", commitmentInfo)
     writer.endObject()
   }
 }

@@ -25,7 +25,7 @@ public struct NotificationData: JSONRepresentable, Hashable {
   public var status: SubscriptionStatus?
 
   /// Why the customer asked for a refund (for `CONSUMPTION_REQUEST`).
-  public var consumptionRequestReason: String?
+  public var consumptionRequestReason: ConsumptionRequestReason?
 
   /// A payload with the given members; every member defaults to absent.
   ///
@@ -46,7 +46,7 @@ public struct NotificationData: JSONRepresentable, Hashable {
     signedTransactionInfo: String? = nil,
     signedRenewalInfo: String? = nil,
     status: SubscriptionStatus? = nil,
-    consumptionRequestReason: String? = nil
+    consumptionRequestReason: ConsumptionRequestReason? = nil
   ) {
     self.appAppleId = appAppleId
     self.bundleId = bundleId
@@ -78,7 +78,7 @@ public struct NotificationData: JSONRepresentable, Hashable {
       case "signedRenewalInfo": value.signedRenewalInfo = try reader.readOptionalString()
       case "status": value.status = try reader.readOptional(SubscriptionStatus.self)
       case "consumptionRequestReason":
-        value.consumptionRequestReason = try reader.readOptionalString()
+        value.consumptionRequestReason = try reader.readOptional(ConsumptionRequestReason.self)
       default: try reader.skipValue()
       }
     }

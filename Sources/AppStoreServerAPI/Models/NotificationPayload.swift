@@ -3,7 +3,8 @@ import JSON
 
 /// The decoded payload of an App Store server notification (version 2), `signedPayload`.
 ///
-/// The rarer `externalPurchaseToken` member is skipped like any unknown member.
+/// Which app it is for comes from `data`, else `summary`, else `externalPurchaseToken`, else
+/// `appData`, as Apple's verifiers read it (see ``app``).
 public struct NotificationPayload: SignedPayload, Hashable {
   /// What happened.
   public var notificationType: NotificationType?
@@ -26,6 +27,12 @@ public struct NotificationPayload: SignedPayload, Hashable {
   /// The outcome of a renewal extension, for `RENEWAL_EXTENSION` summaries.
   public var summary: NotificationSummary?
 
+  /// The external purchase token, for `EXTERNAL_PURCHASE_TOKEN` notifications.
+  public var externalPurchaseToken: ExternalPurchaseToken?
+
+  /// The app, for notifications about the app itself (such as `RESCIND_CONSENT`).
+  public var appData: NotificationAppData?
+
   /// A payload with the given members; every member defaults to absent.
   ///
   /// - Parameters:
@@ -36,6 +43,8 @@ public struct NotificationPayload: SignedPayload, Hashable {
   ///   - signedDate: When the App Store signed the notification.
   ///   - data: The app, transaction and renewal information, for most notification types.
   ///   - summary: The outcome of a renewal extension, for `RENEWAL_EXTENSION` summaries.
+  ///   - externalPurchaseToken: The external purchase token, for `EXTERNAL_PURCHASE_TOKEN`.
+  ///   - appData: The app, for notifications about the app itself.
   public init(
     notificationType: NotificationType? = nil,
     subtype: NotificationSubtype? = nil,
@@ -43,7 +52,9 @@ public struct NotificationPayload: SignedPayload, Hashable {
     version: String? = nil,
     signedDate: Timestamp? = nil,
     data: NotificationData? = nil,
-    summary: NotificationSummary? = nil
+    summary: NotificationSummary? = nil,
+    externalPurchaseToken: ExternalPurchaseToken? = nil,
+    appData: NotificationAppData? = nil
   ) {
     self.notificationType = notificationType
     self.subtype = subtype
@@ -52,6 +63,34 @@ public struct NotificationPayload: SignedPayload, Hashable {
     self.signedDate = signedDate
     self.data = data
     self.summary = summary
+    self.externalPurchaseToken = externalPurchaseToken
+    self.appData = appData
+  }
+
+  /// The bundle id, app Apple id and environment the notification is for, from the first of
+  /// `data`, `summary`, `externalPurchaseToken` and `appData` that is present (all absent when
+  /// none is), in the order Apple's verifiers read them.
+  public var app: NotificationApp {
+    if let data {
+      return NotificationApp(
+        bundleId: data.bundleId, appAppleId: data.appAppleId, environment: data.environment)
+    }
+    if let summary {
+      return NotificationApp(
+        bundleId: summary.bundleId, appAppleId: summary.appAppleId,
+        environment: summary.environment)
+    }
+    if let externalPurchaseToken {
+      return NotificationApp(
+        bundleId: externalPurchaseToken.bundleId, appAppleId: externalPurchaseToken.appAppleId,
+        environment: externalPurchaseToken.environment)
+    }
+    if let appData {
+      return NotificationApp(
+        bundleId: appData.bundleId, appAppleId: appData.appAppleId,
+        environment: appData.environment)
+    }
+    return NotificationApp(bundleId: nil, appAppleId: nil, environment: nil)
   }
 
   // MARK: - JSON
@@ -77,6 +116,12 @@ public struct NotificationPayload: SignedPayload, Hashable {
       case "summary":
         value.summary =
           try reader.readNullIfPresent() ? nil : NotificationSummary.read(from: &reader)
+      case "externalPurchaseToken":
+        value.externalPurchaseToken =
+          try reader.readNullIfPresent() ? nil : ExternalPurchaseToken.read(from: &reader)
+      case "appData":
+        value.appData =
+          try reader.readNullIfPresent() ? nil : NotificationAppData.read(from: &reader)
       default: try reader.skipValue()
       }
     }
@@ -95,6 +140,8 @@ public struct NotificationPayload: SignedPayload, Hashable {
     writer.member("signedDate", signedDate)
     writer.member("data", data)
     writer.member("summary", summary)
+    writer.member("externalPurchaseToken", externalPurchaseToken)
+    writer.member("appData", appData)
     writer.endObject()
   }
 }

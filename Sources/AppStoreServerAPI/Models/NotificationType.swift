@@ -40,6 +40,14 @@ public enum NotificationType: OpenEnumeration {
   case subscribed
   /// `TEST`.
   case test
+  /// A parent or guardian withdrew consent for the app's use by a child. (`RESCIND_CONSENT`)
+  case rescindConsent
+  /// An Advanced Commerce API subscription's metadata changed. (`METADATA_UPDATE`)
+  case metadataUpdate
+  /// A subscription moved to the Advanced Commerce API. (`MIGRATION`)
+  case migration
+  /// An Advanced Commerce API subscription's price changed. (`PRICE_CHANGE`)
+  case priceChange
   /// A value this version does not know, kept as sent.
   case unknown(String)
 
@@ -67,6 +75,10 @@ public enum NotificationType: OpenEnumeration {
     case "REVOKE": self = .revoke
     case "SUBSCRIBED": self = .subscribed
     case "TEST": self = .test
+    case "RESCIND_CONSENT": self = .rescindConsent
+    case "METADATA_UPDATE": self = .metadataUpdate
+    case "MIGRATION": self = .migration
+    case "PRICE_CHANGE": self = .priceChange
     default: self = .unknown(rawValue)
     }
   }
@@ -93,6 +105,10 @@ public enum NotificationType: OpenEnumeration {
     case .revoke: "REVOKE"
     case .subscribed: "SUBSCRIBED"
     case .test: "TEST"
+    case .rescindConsent: "RESCIND_CONSENT"
+    case .metadataUpdate: "METADATA_UPDATE"
+    case .migration: "MIGRATION"
+    case .priceChange: "PRICE_CHANGE"
     case .unknown(let value): value
     }
   }

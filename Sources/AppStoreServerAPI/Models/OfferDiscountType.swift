@@ -8,6 +8,8 @@ public enum OfferDiscountType: OpenEnumeration {
   case payAsYouGo
   /// A reduced price paid once for the offer's duration. (`PAY_UP_FRONT`)
   case payUpFront
+  /// A one-time charge for the offer, as Apple's current libraries model it. (`ONE_TIME`)
+  case oneTime
   /// A value this version does not know, kept as sent.
   case unknown(String)
 
@@ -19,6 +21,7 @@ public enum OfferDiscountType: OpenEnumeration {
     case "FREE_TRIAL": self = .freeTrial
     case "PAY_AS_YOU_GO": self = .payAsYouGo
     case "PAY_UP_FRONT": self = .payUpFront
+    case "ONE_TIME": self = .oneTime
     default: self = .unknown(rawValue)
     }
   }
@@ -29,6 +32,7 @@ public enum OfferDiscountType: OpenEnumeration {
     case .freeTrial: "FREE_TRIAL"
     case .payAsYouGo: "PAY_AS_YOU_GO"
     case .payUpFront: "PAY_UP_FRONT"
+    case .oneTime: "ONE_TIME"
     case .unknown(let value): value
     }
   }

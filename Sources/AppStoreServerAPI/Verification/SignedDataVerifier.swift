@@ -6,15 +6,20 @@ import Synchronization
 /// Verifies App Store signed data (compact JWS) and decodes its payload: every step of the
 /// verification rules, in order.
 ///
-/// 1. Exactly three base64url parts; header `alg` is `ES256`; `x5c` holds three certificates.
+/// 1. Exactly three base64url parts and a JSON payload; the header has an `x5c` chain, `alg` is
+///    `ES256`, and `x5c` holds three certificates.
 /// 2. The chain leads leaf → intermediate → one of the configured roots (`x5c[2]` is never
 ///    trusted because it was presented).
 /// 3. The leaf carries `1.2.840.113635.100.6.11.1`, the intermediate `1.2.840.113635.100.6.2.1`.
 /// 4. The chain is valid at the payload's `signedDate`, not now: stored data stays verifiable
-///    after a certificate expires.
+///    after a certificate expires. A payload without one (an app transaction) is validated at
+///    its `receiptCreationDate`, and a payload with neither at the verifier's `now`.
 /// 5. The ES256 signature of `header.payload` verifies with the leaf's key.
-/// 6. The payload is for the configured bundle id and environment (and, for app transactions and
-///    notifications in production, app Apple id).
+/// 6. The payload is for the configured bundle id (and, for app transactions and notifications
+///    in production, app Apple id), then for the configured environment.
+///
+/// The steps run in the order Apple's own verifiers run them, so that a value failing several
+/// checks is rejected for the same reason Apple's library gives.
 ///
 /// Verified chains are cached by the exact header bytes (see ``TrustedChainValidator``); copies
 /// of a verifier and verifiers made with ``verifying(environment:)`` share the cache.
@@ -31,6 +36,9 @@ public struct SignedDataVerifier: Sendable {
   public let environment: AppStoreEnvironment
 
   let chains: TrustedChainValidator
+
+  /// The current time, for payloads that carry no date to validate their chain at.
+  let now: @Sendable () -> Timestamp
 
   /// The SHA-256 fingerprint of Apple Root CA - G3, the root of all App Store signed data.
   public static let appleRootCAG3Fingerprint =
@@ -50,12 +58,15 @@ public struct SignedDataVerifier: Sendable {
   ///   - appAppleId: The app's Apple id; required to verify app transactions and notifications
   ///     in production.
   ///   - environment: The environment payloads must come from.
+  ///   - now: The current time, the instant a payload with neither `signedDate` nor
+  ///     `receiptCreationDate` is validated at.
   ///   - notice: Receives the non-Apple-root notice; by default it goes to standard error, once
   ///     per process and distinct set of roots.
   /// - Throws: ``ConfigurationError`` if no root is given or OpenSSL cannot build a trust store.
   public init(
     trustedRoots: [X509Certificate], bundleId: String, appAppleId: Int64?,
     environment: AppStoreEnvironment,
+    now: @escaping @Sendable () -> Timestamp = SystemTime.now,
     notice: @Sendable (String) -> Void = SignedDataVerifier.printNoticeOnce
   ) throws(ConfigurationError) {
     guard !trustedRoots.isEmpty else {
@@ -71,14 +82,16 @@ public struct SignedDataVerifier: Sendable {
     self.bundleId = bundleId
     self.appAppleId = appAppleId
     self.environment = environment
+    self.now = now
     if let message = Self.trustNotice(for: trustedRoots) { notice(message) }
   }
 
   private init(
     sharing chains: TrustedChainValidator, bundleId: String, appAppleId: Int64?,
-    environment: AppStoreEnvironment
+    environment: AppStoreEnvironment, now: @escaping @Sendable () -> Timestamp
   ) {
     self.chains = chains
+    self.now = now
     self.bundleId = bundleId
     self.appAppleId = appAppleId
     self.environment = environment
@@ -90,7 +103,8 @@ public struct SignedDataVerifier: Sendable {
   /// - Returns: The verifier.
   public func verifying(environment: AppStoreEnvironment) -> SignedDataVerifier {
     SignedDataVerifier(
-      sharing: chains, bundleId: bundleId, appAppleId: appAppleId, environment: environment)
+      sharing: chains, bundleId: bundleId, appAppleId: appAppleId, environment: environment,
+      now: now)
   }
 
   /// The configured trusted roots.
@@ -183,9 +197,10 @@ public struct SignedDataVerifier: Sendable {
     -> Verified<AppTransaction>
   {
     let payload = try verify(jws, as: AppTransaction.self)
+    // Apple's order: the app (bundle id, then app Apple id in production), then the environment.
     try checkBundleId(payload.bundleId)
-    try checkEnvironment(payload.receiptType)
     try checkAppAppleId(payload.appAppleId)
+    try checkEnvironment(payload.receiptType)
     return Verified(payload: payload, jws: jws)
   }
 
@@ -201,12 +216,11 @@ public struct SignedDataVerifier: Sendable {
     -> Verified<NotificationPayload>
   {
     var payload = try verify(jws, as: NotificationPayload.self)
-    let bundleId = payload.data?.bundleId ?? payload.summary?.bundleId
-    let environment = payload.data?.environment ?? payload.summary?.environment
-    let appAppleId = payload.data?.appAppleId ?? payload.summary?.appAppleId
-    try checkBundleId(bundleId)
-    try checkEnvironment(environment)
-    try checkAppAppleId(appAppleId)
+    let app = payload.app
+    // Apple's order: the app (bundle id, then app Apple id in production), then the environment.
+    try checkBundleId(app.bundleId)
+    try checkAppAppleId(app.appAppleId)
+    try checkEnvironment(app.environment)
     if let signed = payload.data?.signedTransactionInfo {
       payload.data?.transaction = try verifyTransaction(signed)
     }
@@ -263,11 +277,11 @@ public struct SignedDataVerifier: Sendable {
     } catch {
       throw .malformed("the payload is not a \(Payload.self) JSON object (\(error))")
     }
-    guard let signedDate = payload.signedDate else {
-      throw .malformed("the payload has no signedDate, so its chain cannot be validated")
-    }
+    // Apple's verifiers validate at `signedDate`, else `receiptCreationDate` (app transactions
+    // carry no `signedDate`), else now; a missing date is no reason to reject.
+    let validationDate = payload.validationDate ?? now()
 
-    let leafKey = try chains.leafKey(header: header, signedDate: signedDate)
+    let leafKey = try chains.leafKey(header: header, signedDate: validationDate)
 
     let signature: [UInt8]
     do {

@@ -70,6 +70,9 @@ final class TrustedChainValidator: Sendable {
     throws(VerificationFailure) -> VerifiedChain
   {
     let parsed = try JWSHeader.parse(segment: header)
+    // Apple's verifiers look for the chain before the algorithm: a JWS without `x5c` is
+    // rejected for that, whatever its `alg`.
+    guard !parsed.x5c.isEmpty else { throw .missingCertificateChain }
     guard parsed.algorithm == "ES256" else {
       throw .wrongAlgorithm(found: parsed.algorithm)
     }

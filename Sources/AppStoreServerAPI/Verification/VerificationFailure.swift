@@ -4,9 +4,12 @@ import CryptoSupport
 /// Why signed App Store data (a compact JWS) was rejected. Each case is one step of the
 /// verification rules; ``reason`` names it for counting and reports.
 public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The text is not a compact JWS, or a part does not decode (base64url, JSON, certificate,
-  /// missing `signedDate`); the message says which.
+  /// The text is not a compact JWS, or a part does not decode (base64url, JSON, certificate);
+  /// the message says which.
   case malformed(String)
+
+  /// The header carries no `x5c` certificate chain (or an empty one): nothing can be verified.
+  case missingCertificateChain
 
   /// The header's `alg` is not `ES256` (`nil` when absent).
   case wrongAlgorithm(found: String?)
@@ -20,7 +23,8 @@ public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConverti
   /// A certificate lacks the Apple extension its place in the chain requires.
   case missingAppleExtension(certificate: String, oid: String)
 
-  /// A certificate of the chain was expired or not yet valid at the payload's `signedDate`.
+  /// A certificate of the chain was expired or not yet valid at the instant the payload is
+  /// validated at: its `signedDate`, else its `receiptCreationDate`, else the verifier's now.
   case certificateNotValidAtSignedDate(CertificateChainFailure, signedDate: Timestamp)
 
   /// The ES256 signature does not verify with the leaf certificate's key: the data was altered
@@ -40,6 +44,8 @@ public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConverti
   public enum Reason: String, Sendable, Hashable, CaseIterable {
     /// See ``VerificationFailure/malformed(_:)``.
     case malformed
+    /// See ``VerificationFailure/missingCertificateChain``.
+    case missingCertificateChain = "missing_x5c"
     /// See ``VerificationFailure/wrongAlgorithm(found:)``.
     case wrongAlgorithm = "wrong_algorithm"
     /// See ``VerificationFailure/chainLength(found:)``.
@@ -64,6 +70,7 @@ public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConverti
   public var reason: Reason {
     switch self {
     case .malformed: .malformed
+    case .missingCertificateChain: .missingCertificateChain
     case .wrongAlgorithm: .wrongAlgorithm
     case .chainLength: .chainLength
     case .untrustedChain: .untrustedChain
@@ -81,6 +88,9 @@ public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConverti
     switch self {
     case .malformed(let detail):
       return "the signed data is malformed: \(detail)"
+    case .missingCertificateChain:
+      return "the signed data's header has no x5c certificate chain, so nothing proves who "
+        + "signed it; App Store data always carries leaf, intermediate and root"
     case .wrongAlgorithm(let found):
       return "the signed data uses algorithm \(found.map { "\"\($0)\"" } ?? "(none)") where "
         + "App Store data is always ES256; it was not signed by the App Store"
@@ -93,8 +103,8 @@ public enum VerificationFailure: Error, Sendable, Hashable, CustomStringConverti
       return "the certificate \"\(certificate)\" lacks the Apple extension \(oid) that App Store "
         + "signing certificates carry; the data was not signed by the App Store"
     case .certificateNotValidAtSignedDate(let failure, let signedDate):
-      return "the signed data's certificate chain was not valid when the data was signed "
-        + "(\(signedDate)): \(failure)"
+      return "the signed data's certificate chain was not valid at \(signedDate), the instant "
+        + "it is checked at (its signedDate, else its receiptCreationDate, else now): \(failure)"
     case .badSignature:
       return "the ES256 signature does not verify with the leaf certificate's key: the payload "
         + "or header was altered after signing"

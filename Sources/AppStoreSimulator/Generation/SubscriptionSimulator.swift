@@ -32,6 +32,9 @@ struct SubscriptionSimulator {
     var comebackOffer: Offer?
     var comeback = plan.comeback
     var nextIds: (transactionId: String, webOrderLineItemId: String)? = first
+    // Apple: a first purchase, an immediate upgrade and a resubscription after a lapse are
+    // purchases; only automatic renewals (billing recovery included) are renewals.
+    var reason = "PURCHASE"
     outcome.story.append("subscribed to \(product.id) on \(plan.start)")
 
     periods: while periodStart < now {
@@ -54,9 +57,10 @@ struct SubscriptionSimulator {
           webOrderLineItemId: ids.webOrderLineItemId,
           productId: product.id, kind: .autoRenewable, group: group, purchaseDate: periodStart,
           originalPurchaseDate: plan.start, expiresDate: expires, ownership: .purchased,
-          reason: period == 0 ? "PURCHASE" : "RENEWAL", offer: offer,
+          reason: reason, offer: offer,
           priceMilli: offer?.type == 1 ? 0 : product.priceMilli))
       let current = outcome.transactions.count - 1
+      reason = "RENEWAL"
 
       // An immediate upgrade inside this period starts a new period at once.
       if case .upgrade(let upgradePeriod, let day, let target)? = plan.change,
@@ -71,6 +75,7 @@ struct SubscriptionSimulator {
           outcome.story.append("upgraded to \(target.id) on \(moment)")
           periodStart = moment
           period += 1
+          reason = "PURCHASE"
           continue periods
         }
       }
@@ -146,6 +151,7 @@ struct SubscriptionSimulator {
           ending = .none
           periodStart = restart
           period += 1
+          reason = "PURCHASE"
           continue periods
         }
         break periods

@@ -177,7 +177,7 @@ public struct NewEntitlementLogic: Sendable {
     view.expiresDate = transaction.expiresDate
     view.ownership = transaction.inAppOwnershipType?.rawValue
     view.revocationDate = transaction.revocationDate
-    view.revocationType = transaction.revocationType?.rawValue
+    view.revocationType = transaction.effectiveRevocationType?.rawValue
     view.revocationPercentage = transaction.revocationPercentage.map(Int64.init)
     view.offerType = transaction.offerType?.rawValue
     view.originalTransactionId = transaction.originalTransactionId

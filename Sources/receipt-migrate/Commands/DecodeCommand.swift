@@ -56,7 +56,7 @@ struct DecodeCommand: AsyncParsableCommand {
     }
     let report = SignedValueInspector.inspect(
       jws, trustedRoots: roots, bundleId: bundleId, environment: expectedEnvironment,
-      appAppleId: appAppleId)
+      appAppleId: appAppleId, now: SystemTime.now())
     print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")
     if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
   }

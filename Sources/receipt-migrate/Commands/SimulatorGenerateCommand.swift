@@ -12,7 +12,9 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
       Writes world.json (the App Store truth), receipts.ndjson (the team's stored verifyReceipt \
       responses), accounts.csv, products.csv, current-entitlements.csv (the team's own table, \
       with legacy bugs) and expected.csv (the category a correct comparison must find for every \
-      account). The same seed always gives the same files. See Documentation/Simulator.md.
+      account). The same seed and count give the same files, but for the signatures of raw \
+      receipts (see Documentation/Simulator.md). A folder that is not empty is refused unless \
+      --force is given; its signing/ folder is then kept and reused.
       """
   )
 
@@ -33,6 +35,9 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
       valueName: "days"))
   var daysAfter: Int = 0
 
+  @Flag(help: "Overwrite the generated files of a folder that is not empty.")
+  var force = false
+
   mutating func validate() throws {
     guard accounts > 0 else { throw ValidationError("--accounts must be at least 1") }
     guard (0...3650).contains(daysAfter) else {
@@ -41,6 +46,20 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    if !force, let entries = try? FileManager.default.contentsOfDirectory(atPath: out),
+      !entries.isEmpty
+    {
+      throw ValidationError(
+        "\(out) is not empty (\(entries.sorted().prefix(3).joined(separator: ", "))"
+          + "\(entries.count > 3 ? ", ..." : "")); generating would overwrite its files. Pass --force "
+          + "to overwrite them (its signing/ folder is kept), or choose an empty folder")
+    }
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory),
+      !isDirectory.boolValue
+    {
+      throw ValidationError("\(out) is a file, not a folder; choose a folder for --out")
+    }
     let started = ContinuousClock.now
     var configuration = GeneratorConfiguration()
     configuration.daysAfter = daysAfter

@@ -11,7 +11,8 @@ struct ServerAuthenticationTests {
   /// A way to spoil a token, and the reason the simulator must give.
   enum Flaw: String, CaseIterable, Sendable {
     case otherKey, wrongKeyId, wrongIssuer, wrongAudience, wrongBundleId, lifetimeOverAnHour
-    case expired, issuedInTheFuture, otherAlgorithm, timesNotNumbers
+    case expired, issuedInTheFuture, otherAlgorithm, timesNotNumbers, issuedAtNotNumber
+    case noIssuedAtExpiringOverAnHourAhead, noIssuedAtExpired, noIssuedAtNoExpiry
 
     var reason: TokenRejection {
       switch self {
@@ -24,7 +25,9 @@ struct ServerAuthenticationTests {
       case .expired: .expired
       case .issuedInTheFuture: .issuedInFuture
       case .otherAlgorithm: .unsupportedAlgorithm
-      case .timesNotNumbers: .missingTimes
+      case .timesNotNumbers, .issuedAtNotNumber, .noIssuedAtNoExpiry: .missingTimes
+      case .noIssuedAtExpiringOverAnHourAhead: .lifetimeTooLong
+      case .noIssuedAtExpired: .expired
       }
     }
 
@@ -42,6 +45,16 @@ struct ServerAuthenticationTests {
       case .issuedInTheFuture: issuedAt = now + 61
       case .otherAlgorithm: factory.header["alg"] = "HS256"
       case .timesNotNumbers: factory.claims["exp"] = "later"
+      case .issuedAtNotNumber: factory.claims["iat"] = "earlier"
+      case .noIssuedAtExpiringOverAnHourAhead:
+        factory.omitsIssuedAt = true
+        factory.claims["exp"] = now + 3600 + 61
+      case .noIssuedAtExpired:
+        factory.omitsIssuedAt = true
+        factory.claims["exp"] = now
+      case .noIssuedAtNoExpiry:
+        factory.omitsIssuedAt = true
+        factory.claims["exp"] = NSNull()
       }
       return try factory.token(issuedAt: issuedAt)
     }
@@ -97,7 +110,9 @@ struct ServerAuthenticationTests {
     #expect(SimulatorHarness.errorCode(of: answer) == 4_000_002)
   }
 
-  @Test("the limits themselves are accepted: a 60-minute lifetime, an iat 60 s ahead, an aud array")
+  @Test(
+    "the limits are accepted: a 60-minute lifetime, an iat 60 s ahead, an aud array, no iat (as Apple's libraries sign) with exp up to 61 minutes ahead"
+  )
   func boundaries() async throws {
     let harness = try SimulatorHarness.start(world: World.world)
     defer { harness.stop() }
@@ -108,9 +123,16 @@ struct ServerAuthenticationTests {
     ahead.lifetime = 600
     var array = TokenFactory()
     array.claims["aud"] = ["appstoreconnect-v1"]
+    var withoutIssuedAt = TokenFactory()
+    withoutIssuedAt.omitsIssuedAt = true
+    withoutIssuedAt.lifetime = 300
+    var withoutIssuedAtAtTheLimit = TokenFactory()
+    withoutIssuedAtAtTheLimit.omitsIssuedAt = true
+    withoutIssuedAtAtTheLimit.lifetime = 3600 + 60
     for token in [
       try hour.token(issuedAt: now), try ahead.token(issuedAt: now + 60),
-      try array.token(issuedAt: now),
+      try array.token(issuedAt: now), try withoutIssuedAt.token(issuedAt: now),
+      try withoutIssuedAtAtTheLimit.token(issuedAt: now),
     ] {
       let answer = try await harness.raw(
         "GET", "/inApps/v2/history/\(World.subscriptionOriginal)", token: token)

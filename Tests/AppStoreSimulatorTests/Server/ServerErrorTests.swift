@@ -41,7 +41,7 @@ struct ServerErrorTests {
   func paths() async throws {
     let harness = try SimulatorHarness.start(world: World.world)
     defer { harness.stop() }
-    let unknown = try await harness.raw("GET", "/inApps/v1/history/\(World.subscriptionOriginal)")
+    let unknown = try await harness.raw("GET", "/inApps/v3/history/\(World.subscriptionOriginal)")
     #expect(unknown.status == 404)
     #expect(unknown[header: "Content-Type"]?.hasPrefix("text/plain") == true)
     let wrong = try await harness.raw("POST", "/inApps/v2/history/\(World.subscriptionOriginal)")
@@ -49,7 +49,9 @@ struct ServerErrorTests {
     #expect(wrong[header: "Allow"] == "GET")
   }
 
-  @Test("setting an app account token changes the purchase's transactions and later signed data")
+  @Test(
+    "setting an app account token changes the purchase's latest transaction and renewal info, never an earlier renewal"
+  )
   func setAppAccountToken() async throws {
     let harness = try SimulatorHarness.start(world: World.world)
     defer { harness.stop() }
@@ -71,10 +73,17 @@ struct ServerErrorTests {
     #expect(entry.renewalInfo.payload.appAccountToken == token.lowercased())
     #expect(entry.transaction.payload.appAccountToken == token.lowercased())
     let world = harness.server.world()
+    let purchase = world.customers[0].transactions.filter {
+      $0.originalTransactionId == World.subscriptionOriginal
+    }
+    #expect(purchase.filter { $0.appAccountToken == token.lowercased() }.count == 1)
     #expect(
-      world.customers[0].transactions.filter {
-        $0.originalTransactionId == World.subscriptionOriginal
-      }.allSatisfy { $0.appAccountToken == token.lowercased() })
+      purchase.first { $0.appAccountToken == token.lowercased() }?.transactionId
+        == renewal.transactionId)
+    let first = try await harness.client.transactionInfo(
+      World.subscriptionOriginal, environment: .production)
+    #expect(first.payload.appAccountToken == nil, "a past renewal is not rewritten")
+    #expect(first.payload.signedDate == World.now, "and is not signed again")
     #expect(
       world.customers[0].transactions.first { $0.transactionId == World.consumableId }?
         .appAccountToken == nil)

@@ -148,10 +148,12 @@ struct TokenFactory {
     "bid": ServerFixture.world.bundleId,
   ]
   var lifetime: Int64 = 300
+  /// Leaves `iat` out, as Apple's Python and Java libraries sign their tokens.
+  var omitsIssuedAt = false
 
   func token(issuedAt: Int64) throws -> String {
     var claims = claims
-    if claims["iat"] == nil { claims["iat"] = issuedAt }
+    if claims["iat"] == nil, !omitsIssuedAt { claims["iat"] = issuedAt }
     if claims["exp"] == nil { claims["exp"] = issuedAt + lifetime }
     let headerJSON = try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys])
     let claimsJSON = try JSONSerialization.data(withJSONObject: claims, options: [.sortedKeys])

@@ -7,6 +7,10 @@ import Synchronization
 /// against the accepted key, `kid`, `iss`, `aud`, `bid`, a lifetime (`exp - iat`) of at most 60
 /// minutes, and expiry against the wall clock.
 ///
+/// `iat` is optional: Apple's own Python and Java libraries sign tokens with `iss`, `aud`, `bid`
+/// and `exp` only, and Apple accepts them. Without `iat` the lifetime is measured from now:
+/// `exp` may lie at most 60 minutes (plus the allowed clock skew) ahead.
+///
 /// A client reuses one token for minutes, so what does not depend on the time (structure,
 /// signature, claims) is checked once per token and remembered; only the times are checked on
 /// every request.
@@ -23,7 +27,8 @@ final class RequestTokenVerifier: Sendable {
 
   /// What a token says once its signature has been checked.
   private struct Claims: Sendable {
-    var issuedAt: Int64
+    /// `nil` when the token carries no `iat`, as Apple's own libraries sign them.
+    var issuedAt: Int64?
     var expiresAt: Int64
     var bundleId: String?
   }
@@ -68,7 +73,12 @@ final class RequestTokenVerifier: Sendable {
     }
     let seconds = now.secondsSince1970
     if claims.expiresAt <= seconds { return .rejected(.expired) }
-    if claims.issuedAt > seconds + skewSeconds { return .rejected(.issuedInFuture) }
+    if let issuedAt = claims.issuedAt {
+      if issuedAt > seconds + skewSeconds { return .rejected(.issuedInFuture) }
+    } else if claims.expiresAt - seconds > Self.maximumLifetimeSeconds + skewSeconds {
+      // No `iat`: the token lives from now until `exp`, which bounds `exp` instead.
+      return .rejected(.lifetimeTooLong)
+    }
     guard let tokenBundleId = claims.bundleId else { return .missingBundleId }
     return tokenBundleId == bundleId ? .accepted : .rejected(.wrongBundleId)
   }
@@ -106,11 +116,18 @@ final class RequestTokenVerifier: Sendable {
     guard audience.contains(Self.audience) else {
       return .failure(Refusal(reason: .wrongAudience))
     }
-    guard let issuedAt = Self.integer(claims["iat"]), let expiresAt = Self.integer(claims["exp"])
-    else { return .failure(Refusal(reason: .missingTimes)) }
-    let lifetime = expiresAt - issuedAt
-    guard lifetime > 0, lifetime <= Self.maximumLifetimeSeconds else {
-      return .failure(Refusal(reason: .lifetimeTooLong))
+    guard let expiresAt = Self.integer(claims["exp"]) else {
+      return .failure(Refusal(reason: .missingTimes))
+    }
+    let issuedAt = Self.integer(claims["iat"])
+    if claims["iat"] != nil, issuedAt == nil {
+      return .failure(Refusal(reason: .missingTimes))
+    }
+    if let issuedAt {
+      let lifetime = expiresAt - issuedAt
+      guard lifetime > 0, lifetime <= Self.maximumLifetimeSeconds else {
+        return .failure(Refusal(reason: .lifetimeTooLong))
+      }
     }
     return .success(
       Claims(issuedAt: issuedAt, expiresAt: expiresAt, bundleId: Self.string(claims["bid"])))

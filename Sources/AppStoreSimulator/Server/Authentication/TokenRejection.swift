@@ -17,9 +17,10 @@ public enum TokenRejection: String, Sendable, Hashable, CaseIterable, CustomStri
   case wrongAudience = "wrong_audience"
   /// The `bid` claim is another app's bundle id.
   case wrongBundleId = "wrong_bundle_id"
-  /// `iat` or `exp` is missing or not an integer.
+  /// `exp` is missing or not an integer, or `iat` is present and not an integer.
   case missingTimes = "missing_times"
-  /// `exp - iat` is more than 60 minutes, or not positive.
+  /// `exp - iat` is more than 60 minutes, or not positive; without `iat`, `exp` lies more than
+  /// 60 minutes (plus the allowed clock skew) ahead of now.
   case lifetimeTooLong = "lifetime_too_long"
   /// `exp` has passed.
   case expired

@@ -47,10 +47,11 @@ struct HistoryFilter: Hashable, Sendable {
         }
         ownerships.insert(item.value)
       case "revoked":
-        guard item.value == "true" || item.value == "false" else {
-          return .failure(.invalidRevoked)
-        }
-        revokedValues.insert(item.value)
+        // Apple documents lowercase `true` / `false`; Apple's Python library sends Python's
+        // `True` / `False` and works against Apple, so the case of the letters is not checked.
+        let value = item.value.lowercased()
+        guard value == "true" || value == "false" else { return .failure(.invalidRevoked) }
+        revokedValues.insert(value)
       case "sort":
         guard item.value == "ASCENDING" || item.value == "DESCENDING" else {
           return .failure(.invalidSort)

@@ -4,8 +4,9 @@ import JSON
 
 extension SimulatorResponder {
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` with
-  /// `{"appAccountToken": UUID}`: sets the token on every transaction of the purchase, which
-  /// moves them to a later last-modified position and re-signs them with a later `signedDate`.
+  /// `{"appAccountToken": UUID}`: sets the token on the purchase's latest transaction (and any
+  /// later renewal), as Apple does; earlier renewals keep theirs. The changed transaction moves
+  /// to a later last-modified position and is re-signed with a later `signedDate`.
   ///
   /// 4000006 malformed id, 4000183 not a UUID (4000000 when the body is not JSON), 4040010
   /// unknown here, 4000187 not an original transaction id, 4000185 family-shared.

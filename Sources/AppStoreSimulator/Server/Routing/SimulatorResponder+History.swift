@@ -10,9 +10,15 @@ extension SimulatorResponder {
   /// The revision holds the position of the page's last transaction, so the next page starts
   /// after it, and the revision of an ascending walk's last page, sent later, returns only the
   /// transactions modified since.
-  func history(_ id: String, _ request: ServerRequest, in environment: SimulatedEnvironment)
-    throws(CryptoError) -> Answer
-  {
+  ///
+  /// The deprecated v1 (`GET /inApps/v1/history/{anyTransactionId}`) takes the same parameters and
+  /// answers in the same shape, but leaves out consumables the app has finished unless they are
+  /// refunded or revoked. The world's apps finish every consumable they deliver, so v1 lists a
+  /// consumable only once it is revoked. A revision of one version does not continue the other.
+  func history(
+    _ id: String, _ request: ServerRequest, in environment: SimulatedEnvironment,
+    version: HistoryVersion = .v2
+  ) throws(CryptoError) -> Answer {
     let snapshot: CustomerSnapshot
     let filter: HistoryFilter
     switch resolve(id, in: environment, parameters: { HistoryFilter.parse(request.queryItems) }) {
@@ -21,7 +27,7 @@ extension SimulatorResponder {
     }
     let now = state.now
     let scope = snapshot.customer.appTransactionId
-    let query = filter.fingerprint
+    let query = version == .v2 ? filter.fingerprint : "v1:" + filter.fingerprint
     var start: PageCursor.Position?
     if let revision = filter.revision {
       guard let cursor = PageCursor.decode(revision), cursor.scope == scope, cursor.query == query
@@ -30,6 +36,7 @@ extension SimulatorResponder {
     }
     var ordered = snapshot.customer.transactions.filter {
       $0.purchaseDate <= now && filter.matches($0, at: now)
+        && (version == .v2 || $0.kind != .consumable || $0.revocation(at: now) != nil)
     }.map {
       (
         position: PageCursor.Position(

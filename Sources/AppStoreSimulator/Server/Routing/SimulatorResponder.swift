@@ -136,6 +136,8 @@ final class SimulatorResponder: Sendable {
     do throws(CryptoError) {
       switch route {
       case .history(let id): return try history(id, request, in: environment)
+      case .historyV1(let id):
+        return try history(id, request, in: environment, version: .v1)
       case .statuses(let id): return try statuses(id, request, in: environment)
       case .transactionInfo(let id): return try transactionInfo(id, in: environment)
       case .refundHistory(let id): return try refundHistory(id, request, in: environment)

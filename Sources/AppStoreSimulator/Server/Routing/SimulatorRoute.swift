@@ -4,6 +4,8 @@ import HTTPServer
 /// An App Store Server API endpoint a request path names, with the id in its path.
 enum SimulatorRoute: Hashable, Sendable {
   case history(String)
+  /// The deprecated `GET /inApps/v1/history/{id}`, still the default of Apple's libraries.
+  case historyV1(String)
   case statuses(String)
   case transactionInfo(String)
   case refundHistory(String)
@@ -22,7 +24,7 @@ enum SimulatorRoute: Hashable, Sendable {
 
   var endpoint: Endpoint {
     switch self {
-    case .history: .transactionHistory
+    case .history, .historyV1: .transactionHistory
     case .statuses: .subscriptionStatuses
     case .transactionInfo: .transactionInfo
     case .refundHistory: .refundHistory
@@ -45,6 +47,8 @@ enum SimulatorRoute: Hashable, Sendable {
     switch parts.count {
     case 3 where parts[0] == "v2" && parts[1] == "history":
       (route, expected) = (.history(parts[2]), .get)
+    case 3 where parts[0] == "v1" && parts[1] == "history":
+      (route, expected) = (.historyV1(parts[2]), .get)
     case 3 where parts[0] == "v1" && parts[1] == "subscriptions":
       (route, expected) = (.statuses(parts[2]), .get)
     case 3 where parts[0] == "v1" && parts[1] == "lookup":

@@ -53,7 +53,7 @@ struct PayloadFactory: Sendable {
       revocationReason: revocation.map { RevocationReason(rawValue: $0.reason) },
       revocationDate: revocation?.date,
       revocationType: revocation.map { RevocationType(rawValue: $0.kind.rawValue) },
-      revocationPercentage: revocation?.percentageMilli.map { Int($0) },
+      revocationPercentage: revocation.flatMap(Self.revocationPercentage),
       isUpgraded: transaction.isUpgraded(at: instant) ? true : nil,
       offerType: transaction.offer.map { OfferType(rawValue: $0.type) },
       offerIdentifier: transaction.offer?.identifier,
@@ -66,6 +66,16 @@ struct PayloadFactory: Sendable {
       currency: Self.storefront.currency,
       price: transaction.priceMilli,
       appTransactionId: customer.appTransactionId)
+  }
+
+  /// Apple sends `revocationPercentage` with every refund: the prorated share, or 100000 (100 %)
+  /// for a full refund. Removal from Family Sharing is no refund and carries none.
+  static func revocationPercentage(_ revocation: Revocation) -> Int? {
+    switch revocation.kind {
+    case .refundFull: 100_000
+    case .refundProrated: revocation.percentageMilli.map { Int($0) }
+    case .familyRevoke: nil
+    }
   }
 
   static func transactionType(_ kind: ProductKind) -> TransactionType {
@@ -99,7 +109,8 @@ struct PayloadFactory: Sendable {
     else { return nil }
     let autoRenews = state?.autoRenewStatus ?? false
     let renewalProduct = state?.autoRenewProductId ?? latest.productId
-    // A renewal date and price only while the subscription is still going to renew.
+    // A renewal price only while the subscription is still going to renew; the renewal date
+    // (the latest period's expiry) always, as Apple documents it.
     let willRenew = autoRenews && status != .expired && status != .revoked
     let inRetry = state?.isInBillingRetryPeriod ?? false
     return JWSRenewalInfo(
@@ -113,7 +124,7 @@ struct PayloadFactory: Sendable {
       isInBillingRetryPeriod: inRetry,
       gracePeriodExpiresDate: inRetry ? state?.gracePeriodExpiresDate : nil,
       priceIncreaseStatus: state?.priceIncreaseStatus.map { PriceIncreaseStatus(rawValue: $0) },
-      renewalDate: willRenew ? latest.expiresDate : nil,
+      renewalDate: latest.expiresDate,
       renewalPrice: willRenew ? products[renewalProduct]?.priceMilli : nil,
       currency: willRenew ? Self.storefront.currency : nil,
       recentSubscriptionStartDate: recentStart(
@@ -145,7 +156,10 @@ struct PayloadFactory: Sendable {
 
   // MARK: - App transaction
 
-  /// The customer's app transaction.
+  /// The customer's app transaction, created at `signedDate`.
+  ///
+  /// Apple's signed app transactions carry `receiptCreationDate` and no `signedDate`; verifiers
+  /// validate their chain at `receiptCreationDate`, so the simulator leaves `signedDate` out too.
   func appTransaction(of customer: Customer, signedDate: Timestamp) -> AppTransaction {
     AppTransaction(
       receiptType: environment,
@@ -158,6 +172,6 @@ struct PayloadFactory: Sendable {
       originalApplicationVersion: Self.applicationVersion,
       appTransactionId: customer.appTransactionId,
       originalPlatform: .iOS,
-      signedDate: signedDate)
+      signedDate: nil)
   }
 }

@@ -24,7 +24,7 @@ final class SignedValues: Sendable {
     _ transaction: SimulatedTransaction, of snapshot: CustomerSnapshot, factory: PayloadFactory,
     now: Timestamp
   ) throws(CryptoError) -> Verified<JWSTransaction> {
-    let modification = snapshot.modifications[transaction.originalTransactionId]
+    let modification = snapshot.modifications[transaction.transactionId]
     let key = SignedValueCache<JWSTransaction>.Key(
       id: transaction.transactionId, version: modification?.version ?? 0)
     return try transactions.value(for: key) { () throws(CryptoError) in
@@ -39,7 +39,7 @@ final class SignedValues: Sendable {
     originalTransactionId: String, of snapshot: CustomerSnapshot, factory: PayloadFactory,
     now: Timestamp
   ) throws(CryptoError) -> Verified<JWSRenewalInfo>? {
-    let modification = snapshot.modifications[originalTransactionId]
+    let modification = snapshot.renewalModifications[originalTransactionId]
     let key = SignedValueCache<JWSRenewalInfo>.Key(
       id: originalTransactionId, version: modification?.version ?? 0)
     // Looked up before the payload is made: making it walks the customer's transactions.

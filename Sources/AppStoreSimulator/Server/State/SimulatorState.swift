@@ -8,10 +8,12 @@ import Synchronization
 /// customers are spread over 16 locks by position, and a customer never changed is read from the
 /// immutable array after one uncontended look in its shard.
 final class SimulatorState: Sendable {
-  /// A customer the server has changed, with the modification of each changed purchase.
+  /// A customer the server has changed, with the modification of each changed transaction and
+  /// of the renewal information of each changed subscription.
   private struct Changed {
     var customer: Customer
     var modifications: [String: Modification]
+    var renewalModifications: [String: Modification] = [:]
   }
 
   private final class Shard: Sendable {
@@ -82,12 +84,16 @@ final class SimulatorState: Sendable {
   /// The customer at `position`, with the server's changes.
   func snapshot(of position: Int) -> CustomerSnapshot {
     if let changed = shard(position).changed.withLock({ $0[position] }) {
-      return CustomerSnapshot(customer: changed.customer, modifications: changed.modifications)
+      return CustomerSnapshot(
+        customer: changed.customer, modifications: changed.modifications,
+        renewalModifications: changed.renewalModifications)
     }
     return CustomerSnapshot(customer: generated[position], modifications: [:])
   }
 
-  /// Sets the app account token of every transaction of a purchase and records the change.
+  /// Sets the app account token of a purchase as Apple does: on its latest transaction at the
+  /// world's clock (the purchase itself, or a subscription's latest renewal) and on any later
+  /// one, never on earlier renewals; records the change of each.
   ///
   /// - Returns: the modification.
   func setAppAccountToken(
@@ -99,12 +105,19 @@ final class SimulatorState: Sendable {
       shard(position).changed.withLock { changed in
         var customer =
           changed[position] ?? Changed(customer: generated[position], modifications: [:])
-        for offset in customer.customer.transactions.indices
-        where customer.customer.transactions[offset].originalTransactionId == originalTransactionId
-        {
-          customer.customer.transactions[offset].appAccountToken = token
+        let purchase = customer.customer.transactions.indices.filter {
+          customer.customer.transactions[$0].originalTransactionId == originalTransactionId
         }
-        customer.modifications[originalTransactionId] = modification
+        let latest =
+          purchase.map { customer.customer.transactions[$0].purchaseDate }.filter { $0 <= now }
+          .max()
+        for offset in purchase
+        where latest.map({ customer.customer.transactions[offset].purchaseDate >= $0 }) ?? true {
+          customer.customer.transactions[offset].appAccountToken = token
+          customer.modifications[customer.customer.transactions[offset].transactionId] =
+            modification
+        }
+        customer.renewalModifications[originalTransactionId] = modification
         changed[position] = customer
       }
       return modification
