@@ -381,4 +381,37 @@ struct NightlyAuditTests {
     let expired = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_017 }
     #expect(expired.count >= 1, "the stored token should have expired")
   }
+
+  @Test("a stored revision the App Store refuses (4000005) restarts that customer's walk")
+  func refusedRevision() async throws {
+    let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
+    let scratch = try EndToEnd.scratch()
+    let storePath = scratch.appendingPathComponent("store.sqlite").path
+    let first = try Self.night(0, world: world, scratch: scratch)
+    let initial = try EndToEnd.AppStore(world: world, clock: first.clock)
+    _ = try await EndToEnd.runner(
+      scratch: scratch, appStore: initial,
+      options: try Self.options(world: world, scratch: scratch, night: first, runId: "night-0")
+    ).run()
+    initial.stop()
+    // Every stored revision becomes one the App Store does not accept.
+    let database = try SQLiteDatabase(location: .path(storePath), mode: .readWriteCreate)
+    try database.run("UPDATE customers SET history_revision = 'bm90IGEgcmV2aXNpb24'")
+    try database.close()
+
+    let night = try Self.night(2, world: world, scratch: scratch)
+    let appStore = try EndToEnd.AppStore(world: world, clock: night.clock)
+    defer { appStore.stop() }
+    let outcome = try await EndToEnd.runner(
+      scratch: scratch, appStore: appStore,
+      options: try Self.options(world: world, scratch: scratch, night: night, runId: "night-2")
+    ).run()
+    #expect(outcome.refresh.refreshed > 0)
+    #expect(outcome.refresh.revisionRestarts == outcome.refresh.refreshed)
+    #expect(outcome.refresh.stillDue == 0 && outcome.refresh.failed == 0)
+    let refused = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_005 }
+    #expect(refused.count == outcome.refresh.refreshed)
+    let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+    #expect(problems.isEmpty, "\(problems.prefix(8))")
+  }
 }

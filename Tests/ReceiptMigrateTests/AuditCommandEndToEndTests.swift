@@ -1,0 +1,169 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `receipt-migrate audit` as cron runs it: real processes, `simulator serve` at each night's
+/// clock, and a `kill -9` in the middle of a refresh.
+@Suite("receipt-migrate audit, end to end")
+struct AuditCommandEndToEndTests {
+  /// `simulator serve` in a child process, with its client variables and its request log.
+  final class Server {
+    let process = Process()
+    let output = Pipe()
+    var environment: [String: String] = [:]
+    private var buffer = ""
+    private(set) var requestLines: [String] = []
+
+    init(world: String, clock: String, latency: String?, in directory: URL) throws {
+      process.executableURL = Tool.executable
+      process.arguments =
+        ["simulator", "serve", "--world", world, "--clock", clock, "--rate-limit", "off"]
+        + (latency.map { ["--latency", $0] } ?? [])
+      process.currentDirectoryURL = directory
+      process.standardOutput = output
+      process.standardError = Pipe()
+      try process.run()
+      while !buffer.contains("Serving;") {
+        let chunk = output.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { throw Failure("serve ended before its banner: \(buffer)") }
+        buffer += String(decoding: chunk, as: UTF8.self)
+      }
+      guard let exports = buffer.split(separator: "\n").first(where: { $0.contains("export ") })
+      else { throw Failure("no export line in \(buffer)") }
+      for assignment in exports.split(separator: " ").dropFirst() {
+        let parts = assignment.split(separator: "=", maxSplits: 1)
+        if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
+      }
+      buffer = ""
+    }
+
+    /// Reads the log until it holds `count` more request lines than now.
+    func waitForRequests(_ count: Int) throws {
+      let target = requestLines.count + count
+      while requestLines.count < target {
+        let chunk = output.fileHandleForReading.availableData
+        guard !chunk.isEmpty else { throw Failure("serve stopped logging") }
+        buffer += String(decoding: chunk, as: UTF8.self)
+        while let newline = buffer.firstIndex(of: "\n") {
+          let line = String(buffer[..<newline])
+          buffer.removeSubrange(...newline)
+          if line.hasPrefix("#") { requestLines.append(line) }
+        }
+      }
+    }
+
+    func stop() {
+      if process.isRunning { process.terminate() }
+      process.waitUntilExit()
+    }
+  }
+
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  /// The audit's flags against a served simulator (credentials come from its export line).
+  static func auditArguments(database: String, reports: String, table: String?) -> [String] {
+    [
+      "audit", "--db", database, "--reports", reports, "--legacy", "world/receipts.ndjson",
+      "--catalog", "world/products.csv", "--receipt-root", "world/signing/root.pem",
+      "--concurrency", "4",
+    ] + (table.map { ["--current-entitlements", $0] } ?? [])
+  }
+
+  @Test("kill -9 in the middle of a refresh, then again: the same report as an uninterrupted night")
+  func killedRefresh() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "audit-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let generated = try Tool.run(
+      [
+        "simulator", "generate", "--accounts", "150", "--seed", "31", "--days-after", "4", "--out",
+        "world",
+      ], in: directory)
+    #expect(generated.status == 0, "\(generated.standardError)")
+    let night0 = "2025-11-01T00:00:00Z"
+    let night3 = "2025-11-04T00:00:00Z"
+    let expected = try Tool.run(
+      [
+        "simulator", "expected", "--world", "world", "--at", night3, "--table", "table.csv",
+        "--out", "expected.csv",
+      ], in: directory)
+    #expect(expected.status == 0, "\(expected.standardError)")
+
+    // Night 0: the migration, against the world served at its clock; two copies of the store.
+    let first = try Server(world: "world", clock: night0, latency: nil, in: directory)
+    let migration = try Tool.run(
+      Self.auditArguments(database: "killed.sqlite", reports: "r0", table: nil), in: directory,
+      environment: first.environment)
+    first.stop()
+    #expect(migration.status == 0, "\(migration.standardError)")
+    try FileManager.default.copyItem(
+      at: directory.appendingPathComponent("killed.sqlite"),
+      to: directory.appendingPathComponent("reference.sqlite"))
+
+    // Night 3: the reference audit, uninterrupted.
+    let server = try Server(world: "world", clock: night3, latency: "30ms", in: directory)
+    defer { server.stop() }
+    let reference = try Tool.run(
+      Self.auditArguments(database: "reference.sqlite", reports: "ref", table: "table.csv"),
+      in: directory, environment: server.environment)
+    #expect(reference.status == 0, "\(reference.standardError)")
+    try server.waitForRequests(0)
+
+    // The same audit, killed with SIGKILL once the server has answered a few of its requests.
+    for requestsBeforeKill in [3, 9] {
+      let audit = Process()
+      audit.executableURL = Tool.executable
+      audit.arguments = Self.auditArguments(
+        database: "killed.sqlite", reports: "killed", table: "table.csv")
+      audit.currentDirectoryURL = directory
+      audit.environment = Tool.hermeticEnvironment.merging(server.environment) { $1 }
+      audit.standardOutput = Pipe()
+      audit.standardError = Pipe()
+      let before = server.requestLines.count
+      try audit.run()
+      try server.waitForRequests(requestsBeforeKill)
+      kill(audit.processIdentifier, SIGKILL)
+      audit.waitUntilExit()
+      #expect(audit.terminationReason == .uncaughtSignal, "the audit finished before the kill")
+      #expect(server.requestLines.count - before >= requestsBeforeKill)
+    }
+    let resumed = try Tool.run(
+      Self.auditArguments(database: "killed.sqlite", reports: "killed", table: "table.csv"),
+      in: directory, environment: server.environment)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+
+    // Every account as uninterrupted, and as the oracle says; nothing left due.
+    for file in ["discrepancies.csv", "discrepancies.ndjson"] {
+      let mine = try Data(contentsOf: directory.appendingPathComponent("killed/latest/\(file)"))
+      let theirs = try Data(contentsOf: directory.appendingPathComponent("ref/latest/\(file)"))
+      #expect(mine == theirs, "\(file) differs from the uninterrupted night's")
+    }
+    let run = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: directory.appendingPathComponent("killed/latest/run.json")))
+    let refresh = (run as? [String: Any])?["refresh"] as? [String: Any]
+    #expect(refresh?["still_due"] as? Int == 0)
+    let oracle = try String(
+      contentsOf: directory.appendingPathComponent("expected.csv"), encoding: .utf8
+    ).split(separator: "\n").dropFirst().map { line -> String in
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      return "\(fields[0]),\(fields[1]),\(fields[2])"
+    }
+    let got = try String(
+      contentsOf: directory.appendingPathComponent("killed/latest/discrepancies.ndjson"),
+      encoding: .utf8
+    ).split(separator: "\n").compactMap { line -> String? in
+      guard
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+      else { return nil }
+      return "\(object["account_id"] ?? ""),\(object["category"] ?? ""),"
+        + "\(object["table_category"] ?? "")"
+    }
+    #expect(Set(got) == Set(oracle))
+  }
+}
