@@ -55,6 +55,9 @@ struct AuditCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
+    let lock = try store.lock(command: "audit")
+    defer { lock.release() }
     let connection = try appStore.connectAndAnnounce(config: store.config)
     defer { connection.stop() }
     let storePath = store.path()

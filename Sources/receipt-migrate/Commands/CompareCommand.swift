@@ -27,6 +27,9 @@ struct CompareCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
+    let lock = try store.lock(command: "compare")
+    defer { lock.release() }
     let storePath = store.path()
     let asOf = try comparison.asOf ?? defaultInstant(storePath: storePath)
     let runner = MigrationRunner(

@@ -57,6 +57,9 @@ struct IngestCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
+    let lock = try store.lock(command: "ingest")
+    defer { lock.release() }
     let catalog = try catalog.map(CatalogLoader.load)
     let database = try store.openStore()
     let options = IngestOptions(

@@ -52,6 +52,9 @@ struct MigrateCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
+    // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
+    let lock = try store.lock(command: "migrate")
+    defer { lock.release() }
     let connection = try appStore.connectAndAnnounce(config: store.config)
     defer { connection.stop() }
     let storePath = store.path()

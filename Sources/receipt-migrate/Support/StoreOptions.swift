@@ -3,6 +3,7 @@ import Chronology
 import Foundation
 import MigrationPipeline
 import MigrationStore
+import Terminal
 
 /// The `--db` option every stage shares. Without it, a command uses
 /// `.receipt-migrate/state.sqlite` when App Store credentials are configured and
@@ -23,7 +24,36 @@ struct StoreOptions: ParsableArguments {
   var config: String?
 
   /// The store when no App Store credentials are configured.
+  @Flag(
+    help:
+      "When another run writes the database, wait for it to finish instead of refusing (exit 75)."
+  )
+  var wait = false
+
   static let simulatedPath = ".receipt-migrate/simulated.sqlite"
+
+  /// Takes the store's lock for a command that writes it: one run per store.
+  ///
+  /// - Parameter command: the subcommand, such as `audit`.
+  /// - Returns: the lock; keep it until the command ends.
+  /// - Throws: ``ToolFailure/busy(_:)`` (exit 75) when another process holds the store.
+  func lock(command: String) throws -> StoreLock {
+    let path = path()
+    do {
+      return try StoreLock.acquire(
+        forDatabaseAt: path, command: "receipt-migrate \(command)",
+        since: WallClock.now().iso8601, wait: wait,
+        waiting: { holder in
+          StandardError.write(
+            "receipt-migrate: waiting for \(holder?.description ?? "another process") to finish "
+              + "with \(path)\n")
+        })
+    } catch let busy as StoreLock.Busy {
+      throw ToolFailure.busy(busy.description)
+    } catch {
+      throw ToolFailure.configuration("\(error)")
+    }
+  }
 
   /// The store file: `--db`, or the default for the configuration.
   func path() -> String {

@@ -9,18 +9,23 @@ enum ToolFailure: CommandFailure {
   case incomplete(String)
   /// Discrepancies crossed the threshold the user set (exit 1).
   case discrepancies(String)
+  /// Another process holds the store (exit 75, `EX_TEMPFAIL`: try again later).
+  case busy(String)
 
   var exitCode: ExitCode {
     switch self {
     case .configuration: return ExitCode(3)
     case .incomplete: return ExitCode(4)
     case .discrepancies: return .failure
+    case .busy: return ExitCode(75)
     }
   }
 
   var message: String {
     switch self {
-    case .configuration(let text), .incomplete(let text), .discrepancies(let text): return text
+    case .configuration(let text), .incomplete(let text), .discrepancies(let text),
+      .busy(let text):
+      return text
     }
   }
 }
