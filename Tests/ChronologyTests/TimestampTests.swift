@@ -74,3 +74,36 @@ struct TimestampTests {
     #expect(Timestamp(secondsSince1970: 5).millisecondsSince1970 == 5000)
   }
 }
+
+@Suite("CalendarDuration")
+struct CalendarDurationTests {
+  @Test(
+    "parses ISO 8601 durations and refuses the rest",
+    arguments: [
+      ("P90D", CalendarDuration(days: 90)), ("P1M", CalendarDuration(months: 1)),
+      ("P1Y6M", CalendarDuration(years: 1, months: 6)), ("P2W", CalendarDuration(days: 14)),
+      ("PT12H", CalendarDuration(seconds: 43_200)),
+      ("P1DT1H30M", CalendarDuration(days: 1, seconds: 5_400)),
+    ])
+  func parses(text: String, expected: CalendarDuration) {
+    #expect(CalendarDuration(parsing: text) == expected)
+    #expect(CalendarDuration(parsing: expected.description) == expected)
+  }
+
+  @Test(
+    "refuses what is not a positive duration",
+    arguments: ["", "P", "90D", "P0D", "PT", "P1H", "P-1D", "P1.5M", "P1D2"])
+  func refuses(text: String) {
+    #expect(CalendarDuration(parsing: text) == nil)
+  }
+
+  @Test("months move the date on the calendar; days are fixed lengths")
+  func ends() throws {
+    let january31 = try #require(Timestamp(parsing: "2024-01-31T10:00:00Z"))
+    #expect(CalendarDuration(months: 1).end(from: january31).iso8601 == "2024-02-29T10:00:00Z")
+    #expect(
+      CalendarDuration(years: 1, months: 1).end(from: january31).iso8601 == "2025-02-28T10:00:00Z")
+    #expect(CalendarDuration(months: 11).end(from: january31).iso8601 == "2024-12-31T10:00:00Z")
+    #expect(CalendarDuration(days: 90).end(from: january31).iso8601 == "2024-04-30T10:00:00Z")
+  }
+}

@@ -320,4 +320,109 @@ struct ComparatorTests {
     backward.customers = [customer([b, a], statuses: [(.active, b), (.active, a)])]
     #expect(comparator.compare(forward) == comparator.compare(backward))
   }
+
+  @Test("stored statuses are true as of their signing: run out, still due, or newer than N")
+  func timeCorrectNewSide() throws {
+    let legacy = try legacyResponse(
+      purchase: at(-20 * day), expires: at(10 * day), captured: at(-19 * day))
+    var running = transaction(purchase: at(-20 * day), expires: at(-2 * day))
+    running.signedDate = at(-5 * day)
+    var input = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["100"]),
+      customers: [customer([running], statuses: [(.active, running)])], table: nil)
+    // Active, fetched five days ago, expired two days ago: says nothing about now.
+    let stale = comparator.compare(input)
+    #expect(stale.category == .staleAppStoreData)
+    #expect(stale.explanation.contains("was active until \(at(-2 * day).iso8601.prefix(10))"))
+    #expect(stale.explanation.contains("said on \(at(-5 * day).iso8601.prefix(10))"))
+
+    // A grace period that has ended.
+    var lapsed = transaction(purchase: at(-40 * day), expires: at(-10 * day))
+    lapsed.signedDate = at(-9 * day)
+    var entry = StatusEntry(
+      group: "G", status: .billingGracePeriod, originalTransactionId: "100", transaction: lapsed,
+      renewal: nil)
+    var renewal = JWSRenewalInfo()
+    renewal.gracePeriodExpiresDate = at(-1 * day)
+    renewal.signedDate = at(-9 * day)
+    entry.renewal = renewal
+    input.customers = [
+      AccountInput.Customer(
+        key: "7001", environment: "Production", otherAccounts: [],
+        data: AppStoreCustomerData(transactions: [lapsed], statuses: [entry]))
+    ]
+    #expect(comparator.compare(input).category == .staleAppStoreData)
+
+    // Not run out, but a refresh is still due: stale too, and the table with it.
+    var current = transaction(purchase: at(-20 * day), expires: at(10 * day))
+    current.signedDate = at(-1 * day)
+    input.customers = [customer([current], statuses: [(.active, current)])]
+    #expect(comparator.compare(input).category == .match)
+    input.customers[0].pendingRefresh = "a DID_RENEW notification of 2025-10-31 says it changed"
+    input.table = [TableRow(productId: "pro.monthly", status: .active, expiresAt: at(10 * day))]
+    let pending = comparator.compare(input)
+    #expect(pending.category == .staleAppStoreData)
+    #expect(pending.tableCategory == .staleAppStoreData)
+    #expect(pending.explanation.contains("DID_RENEW"))
+
+    // Compared as of an instant before the data: reconstructed from the history, never stale.
+    let earlier = AccountComparator(asOf: at(-30 * day), catalog: nil)
+    var later = transaction(purchase: at(-40 * day), expires: at(-10 * day))
+    later.signedDate = now
+    input.customers = [customer([later], statuses: [(.expired, later)])]
+    input.customers[0].pendingRefresh = nil
+    input.table = nil
+    let reconstructed = earlier.compare(input)
+    #expect(reconstructed.category != .staleAppStoreData)
+    #expect(reconstructed.keys.first?.new?.status == .active)
+  }
+
+  @Test(
+    "a non-renewing subscription lasts the catalogue's duration; without one it needs attention")
+  func nonRenewing() throws {
+    let catalogued = try ProductCatalog(
+      csv: "product_id,type,subscription_group_identifier,duration\npass,non_renewing,,P90D\n")
+    let legacyText =
+      "{\"status\":0,\"receipt\":{\"request_date_ms\":\"\(at(-100 * day).millisecondsSince1970)\",\"in_app\":[{\"transaction_id\":\"300\",\"original_transaction_id\":\"300\",\"product_id\":\"pass\",\"purchase_date_ms\":\"\(at(-120 * day).millisecondsSince1970)\"}]}}"
+    let decoded = try Array(legacyText.utf8).withUnsafeBytes {
+      try VerifyReceiptDecoder.decode($0)
+    }.response
+    let legacy = AccountInput.Response(version: 1, capturedAt: at(-100 * day), response: decoded)
+    let pass = transaction(
+      product: "pass", purchase: at(-120 * day), expires: nil, original: "300", id: "300",
+      type: .nonRenewingSubscription)
+    let input = AccountInput(
+      accountId: "a", responses: [legacy], records: [response(status: 0)], seeds: seeds(["300"]),
+      customers: [customer([pass], statuses: [])], table: nil)
+    // 120 days ago plus 90: over a month ago, on both sides.
+    let known = AccountComparator(asOf: now, catalog: catalogued).compare(input)
+    #expect(known.category == .match)
+    #expect(known.keys.first?.old?.status == .expired)
+    #expect(known.keys.first?.new?.status == .expired)
+    #expect(known.keys.first?.new?.expiresDate == at(-30 * day))
+    // Within its 90 days, both grant it until the same end.
+    let during = AccountComparator(asOf: at(-60 * day), catalog: catalogued).compare(input)
+    #expect(during.keys.first?.new?.status == .active)
+    #expect(during.keys.first?.old?.expiresDate == at(-30 * day))
+    // Without a duration (or a catalogue): never owned forever.
+    let unknown = AccountComparator(asOf: now, catalog: nil).compare(input)
+    #expect(unknown.category == .durationUnknown)
+    #expect(unknown.category.impact == .needsAttention)
+    #expect(unknown.explanation.contains("add its duration to the catalogue"))
+  }
+
+  @Test("the catalogue reads durations and refuses them where they make no sense")
+  func catalogueDurations() throws {
+    let catalogue = try ProductCatalog(
+      csv: "product_id,type,subscription_group_identifier,duration\n"
+        + "pass,non_renewing,,P1M\nmonthly,auto_renewable,G,\nold,non_consumable\n")
+    #expect(catalogue["pass"]?.duration == CalendarDuration(months: 1))
+    #expect(catalogue["monthly"]?.duration == nil)
+    #expect(throws: ProductCatalogError.self) {
+      try ProductCatalog(csv: "h\npass,non_renewing,,90 days\n")
+    }
+    #expect(throws: ProductCatalogError.self) {
+      try ProductCatalog(csv: "h\nmonthly,auto_renewable,G,P1M\n")
+    }
+  }
 }

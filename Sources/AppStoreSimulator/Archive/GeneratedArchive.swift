@@ -122,9 +122,11 @@ public struct GeneratedArchive: Sendable {
 
   /// `products.csv`: the catalogue in the format `--catalog` reads.
   func products() -> String {
-    var text = "product_id,type,subscription_group_identifier\n"
+    var text = "product_id,type,subscription_group_identifier,duration\n"
     for product in world.products {
-      text += "\(product.id),\(product.kind.rawValue),\(product.group ?? "")\n"
+      let duration =
+        product.kind == .nonRenewing ? product.periodDays.map { "P\($0)D" } ?? "" : ""
+      text += "\(product.id),\(product.kind.rawValue),\(product.group ?? ""),\(duration)\n"
     }
     return text
   }

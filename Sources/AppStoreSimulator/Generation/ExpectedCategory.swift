@@ -46,6 +46,9 @@ public enum ExpectedCategory: String, CaseIterable, Hashable, Sendable, Comparab
   case upgradeMisread = "upgrade_misread"
   /// Both entitled to the same product, expiries differ beyond the tolerance.
   case expiryDrift = "expiry_drift"
+  /// A non-renewing subscription without a duration in the catalogue (never expected from a
+  /// generated world, whose catalogue gives every duration).
+  case durationUnknown = "duration_unknown"
   /// Agreement.
   case match
 

@@ -210,7 +210,7 @@ public struct ExpectedCategoryOracle: Sendable {
     var merged: [EntitlementKey: TruthEntitlement] = [:]
     for customer in customers {
       for (key, entitlement) in world.customers[customer].truthEntitlements(
-        at: dataAsOf ?? instant)
+        at: dataAsOf ?? instant, products: world.products)
       {
         merged[key] = Customer.better(merged[key], entitlement)
       }
@@ -293,6 +293,7 @@ public struct ExpectedCategoryOracle: Sendable {
 
   /// One key's category.
   static func classify(old: OldEntitlement?, new: TruthEntitlement?) -> ExpectedCategory {
+    if old?.isDurationUnknown == true { return .durationUnknown }
     let oldEntitled = old?.isEntitled ?? false
     let newStatus = new?.status
     if oldEntitled {
@@ -328,7 +329,13 @@ extension World {
     ProductCatalog(
       products: Dictionary(
         uniqueKeysWithValues: products.map {
-          ($0.id, ProductCatalog.Product(kind: $0.kind, subscriptionGroupIdentifier: $0.group))
+          (
+            $0.id,
+            ProductCatalog.Product(
+              kind: $0.kind, subscriptionGroupIdentifier: $0.group,
+              duration: $0.kind == .nonRenewing
+                ? $0.periodDays.map { CalendarDuration(days: $0) } : nil)
+          )
         }))
   }
 }

@@ -43,12 +43,17 @@ extension Customer {
 
   /// The new logic's answer from the truth, per key: for each subscription group the best of
   /// its subscriptions (an entitled one, the later expiry first; else the most recent), for each
-  /// non-consumable or non-renewing product owned unless every purchase was revoked. Consumables
-  /// are never entitlements.
+  /// non-consumable product owned unless every purchase was revoked, for each non-renewing
+  /// subscription active while a purchase not revoked runs (the product's period from its
+  /// purchase date), expired after. Consumables are never entitlements.
   ///
-  /// - Parameter instant: the instant asked about.
+  /// - Parameters:
+  ///   - instant: the instant asked about.
+  ///   - products: the app's products, for the periods of non-renewing subscriptions.
   /// - Returns: one entitlement per key.
-  public func truthEntitlements(at instant: Timestamp) -> [EntitlementKey: TruthEntitlement] {
+  public func truthEntitlements(
+    at instant: Timestamp, products: [SimulatedProduct] = SimulatedProduct.catalogue
+  ) -> [EntitlementKey: TruthEntitlement] {
     var result: [EntitlementKey: TruthEntitlement] = [:]
     let originals = Set(
       transactions.filter { $0.kind == .autoRenewable && $0.purchaseDate <= instant }.map(
@@ -72,6 +77,18 @@ extension Customer {
     for product in Set(oneTime.map(\.productId)).sorted() {
       let purchases = oneTime.filter { $0.productId == product }
       let owning = purchases.filter { $0.revocation(at: instant) == nil }
+      if let days = products.first(where: { $0.id == product && $0.kind == .nonRenewing })?
+        .periodDays, !owning.isEmpty
+      {
+        let length = Int64(days) * Timestamp.millisecondsPerDay
+        let latest = owning.max { $0.purchaseDate < $1.purchaseDate } ?? owning[0]
+        let end = latest.purchaseDate.adding(milliseconds: length)
+        result[.product(product)] = TruthEntitlement(
+          key: .product(product), status: end > instant ? .active : .expired,
+          productId: product, expiresDate: end, revocation: nil, ownership: latest.ownership,
+          transactionId: latest.transactionId, originalTransactionId: latest.originalTransactionId)
+        continue
+      }
       // Prefer the customer's own purchase as the evidence, then the earliest.
       let chosen =
         owning.min {

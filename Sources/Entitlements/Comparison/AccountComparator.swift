@@ -275,6 +275,7 @@ public struct AccountComparator: Sendable {
     view.originalTransactionId = entitlement.originalTransactionId
     view.transactionId = entitlement.transactionId
     view.reason = entitlement.reason
+    view.isDurationUnknown = entitlement.isDurationUnknown
     return view
   }
 
@@ -282,7 +283,7 @@ public struct AccountComparator: Sendable {
 
   /// Every reason a customer's stored data cannot be compared at ``asOf``.
   private func staleness(of customers: [AccountInput.Customer]) -> [StaleEvidence] {
-    let logic = NewEntitlementLogic()
+    let logic = NewEntitlementLogic(catalog: catalog)
     return customers.flatMap { customer in
       var evidence = logic.staleness(of: customer.data, customerKey: customer.key, at: asOf)
       if let reason = customer.pendingRefresh {
@@ -297,7 +298,7 @@ public struct AccountComparator: Sendable {
 
   private func mergedNew(_ customers: [AccountInput.Customer]) -> [EntitlementKey: EntitlementView]
   {
-    let logic = NewEntitlementLogic()
+    let logic = NewEntitlementLogic(catalog: catalog)
     var merged: [EntitlementKey: EntitlementView] = [:]
     for customer in customers {
       for (key, view) in logic.evaluate(customer.data, at: asOf) {
@@ -310,7 +311,7 @@ public struct AccountComparator: Sendable {
   private func mergedReconstruction(_ customers: [AccountInput.Customer], at instant: Timestamp)
     -> [EntitlementKey: EntitlementView]
   {
-    let logic = NewEntitlementLogic()
+    let logic = NewEntitlementLogic(catalog: catalog)
     var merged: [EntitlementKey: EntitlementView] = [:]
     for customer in customers {
       for (key, view) in logic.reconstruct(customer.data.transactions, at: instant) {
@@ -339,6 +340,7 @@ public struct AccountComparator: Sendable {
       view.kind = product?.kind
       view.expiresDate = row.expiresAt
       view.reason = "the team's table says \(row.status.rawValue)"
+      view.isDurationUnknown = product?.kind == .nonRenewing && product?.duration == nil
       views[key] = NewEntitlementLogic.better(views[key], view)
     }
     return views

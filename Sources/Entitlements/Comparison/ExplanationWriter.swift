@@ -57,6 +57,11 @@ enum ExplanationWriter {
       }
       text =
         "both grant \(product); expiry \(day(old?.expiresDate)) in the legacy data, \(day(new?.expiresDate)) in the App Store (\(difference.map { "\($0 > 0 ? "+" : "")\($0) days" } ?? "?"))"
+    case .durationUnknown:
+      text =
+        "\(product) is a non-renewing subscription and the catalogue gives no duration for it, so "
+        + "whether it still grants access is unknown; add its duration to the catalogue (P90D, "
+        + "P1M, …)"
     case .match:
       text = "both sides agree"
     default:

@@ -21,6 +21,7 @@ public struct KeyClassifier: Sendable {
   ///   - new: the new view; `nil` when the App Store knows nothing of the key.
   /// - Returns: the category.
   public func classify(old: EntitlementView?, new: EntitlementView?) -> DiscrepancyCategory {
+    if old?.isDurationUnknown == true || new?.isDurationUnknown == true { return .durationUnknown }
     if let old, old.isEntitled {
       guard let new else { return .staleExpired }  // the App Store grants nothing for the key
       switch new.status {

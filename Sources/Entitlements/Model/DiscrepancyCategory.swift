@@ -52,6 +52,9 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
   case upgradeMisread = "upgrade_misread"
   /// Both entitled to the same product, with expiries further apart than the tolerance.
   case expiryDrift = "expiry_drift"
+  /// A non-renewing subscription whose duration the catalogue does not give: whether it still
+  /// grants access cannot be decided (and it is never taken as owned forever).
+  case durationUnknown = "duration_unknown"
   /// The two agree.
   case match
 
@@ -89,6 +92,7 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
     case .missingInReceipt: return "Missing in the receipt"
     case .upgradeMisread: return "Upgrade misread"
     case .expiryDrift: return "Expiry drift"
+    case .durationUnknown: return "Duration unknown"
     case .match: return "Match"
     }
   }
@@ -103,6 +107,8 @@ public enum DiscrepancyCategory: String, CaseIterable, Hashable, Sendable, Compa
       return .gainsAccess
     case .upgradeMisread, .expiryDrift:
       return .changesTerms
+    case .durationUnknown:
+      return .needsAttention
     case .match:
       return .none
     case .legacyErrorStatus, .noTransactionId, .unresolved, .staleAppStoreData,

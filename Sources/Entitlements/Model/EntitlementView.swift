@@ -36,6 +36,9 @@ public struct EntitlementView: Hashable, Sendable {
   public var transactionId: String?
   /// The side's own short reason, such as "active until 2025-11-20T00:00:00Z".
   public var reason: String?
+  /// A non-renewing subscription whose duration the catalogue does not give: the comparison
+  /// cannot say whether it still grants access (`duration_unknown`).
+  public var isDurationUnknown = false
 
   /// Creates a view.
   ///

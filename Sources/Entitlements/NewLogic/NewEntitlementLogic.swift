@@ -3,13 +3,22 @@ import Chronology
 import LegacyReceipts
 
 /// The new entitlement logic, from the App Store's signed data: per subscription group from the
-/// statuses (entitled when active or in the grace period), per non-consumable or non-renewing
-/// product from the history (owned unless revoked). Consumables are never entitlements.
+/// statuses (entitled when active or in the grace period), per non-consumable product from the
+/// history (owned unless revoked), per non-renewing subscription from the history and the
+/// catalogue's duration (the App Store gives none: active from each purchase for that long,
+/// unknown without a duration, never owned forever). Consumables are never entitlements.
 ///
 /// Pure: it reads nothing but its arguments.
 public struct NewEntitlementLogic: Sendable {
+  /// The team's catalogue: the durations of non-renewing subscriptions.
+  public var catalog: ProductCatalog?
+
   /// Creates the logic.
-  public init() {}
+  ///
+  /// - Parameter catalog: the product catalogue, for non-renewing durations.
+  public init(catalog: ProductCatalog? = nil) {
+    self.catalog = catalog
+  }
 
   /// The entitlements of a customer at `instant`: subscription groups from the statuses,
   /// one-time products from the history as of `instant`.
@@ -125,6 +134,10 @@ public struct NewEntitlementLogic: Sendable {
         guard let revoked = transaction.revocationDate else { return true }
         return revoked > instant
       }
+      if members.contains(where: { $0.type == .nonRenewingSubscription }), !owning.isEmpty {
+        views.append(nonRenewing(product, owning, at: instant))
+        continue
+      }
       // The customer's own purchase is the evidence of ownership, then the earliest one.
       let chosen =
         owning.min { Self.ownershipOrder($0) < Self.ownershipOrder($1) }
@@ -134,6 +147,33 @@ public struct NewEntitlementLogic: Sendable {
         Self.view(of: chosen, key: .product(product), status: owning.isEmpty ? .revoked : .active))
     }
     return views
+  }
+
+  /// A non-renewing subscription with purchases not revoked: active while one runs (for the
+  /// catalogue's duration from its purchase date), expired once all have run out, unknown
+  /// without a duration.
+  private func nonRenewing(_ product: String, _ owning: [JWSTransaction], at instant: Timestamp)
+    -> EntitlementView
+  {
+    guard let duration = catalog?[product]?.duration else {
+      let chosen = owning.min { Self.ownershipOrder($0) < Self.ownershipOrder($1) } ?? owning[0]
+      var view = Self.view(of: chosen, key: .product(product), status: .active)
+      view.isDurationUnknown = true
+      view.reason = "non-renewing; its duration is not in the catalogue"
+      return view
+    }
+    let periods = owning.compactMap { transaction in
+      transaction.purchaseDate.map { (transaction: transaction, end: duration.end(from: $0)) }
+    }
+    let running = periods.filter { $0.end > instant }
+    // The purchase that runs longest decides the expiry.
+    guard let chosen = (running.isEmpty ? periods : running).max(by: { $0.end < $1.end }) else {
+      return Self.view(of: owning[0], key: .product(product), status: .expired)
+    }
+    var view = Self.view(
+      of: chosen.transaction, key: .product(product), status: running.isEmpty ? .expired : .active)
+    view.expiresDate = chosen.end
+    return view
   }
 
   private static func ownershipOrder(_ transaction: JWSTransaction) -> (Int, Timestamp) {

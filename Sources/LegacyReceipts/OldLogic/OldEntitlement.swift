@@ -31,6 +31,9 @@ public struct OldEntitlement: Hashable, Sendable {
   public var revocationDate: Timestamp?
   /// A short human reason: "active until 2024-03-01T00:00:00Z".
   public var reason: String
+  /// A non-renewing subscription whose duration the catalogue does not give: whether it still
+  /// grants access is unknown, and it is never taken as owned forever.
+  public var isDurationUnknown = false
 
   /// Creates an entitlement.
   ///

@@ -228,8 +228,10 @@ public struct OldEntitlementLogic: Sendable {
 
   // MARK: - One-time purchases
 
-  /// Non-consumables (and non-renewing subscriptions): owned when any purchase of the product
-  /// is not revoked — restores create new transaction ids, so ownership is counted by product.
+  /// Non-consumables: owned when any purchase of the product is not revoked — restores create
+  /// new transaction ids, so ownership is counted by product. Non-renewing subscriptions: a
+  /// purchase grants access for the catalogue's duration from its purchase date; without a
+  /// duration the entitlement is marked unknown, never owned forever.
   private func evaluateOneTime(
     _ product: String, _ members: [LegacyTransaction], at instant: Timestamp
   ) -> OldEntitlement {
@@ -239,6 +241,10 @@ public struct OldEntitlementLogic: Sendable {
       return cancelled > instant
     }
     let key = EntitlementKey.product(product)
+    if kind == .nonRenewing, !owning.isEmpty {
+      return evaluateNonRenewing(
+        product, owning, duration: catalog?[product]?.duration, at: instant)
+    }
     // Prefer the customer's own purchase over a family-shared one as the evidence.
     if let chosen = owning.min(by: { Self.ownershipRank($0) < Self.ownershipRank($1) }) {
       var entitlement = OldEntitlement(
@@ -255,6 +261,41 @@ public struct OldEntitlementLogic: Sendable {
       fill(&entitlement, from: latest)
       entitlement.revocationDate = latest.cancellationDate
       entitlement.reason = "refunded on \(Self.text(latest.cancellationDate))"
+    }
+    return entitlement
+  }
+
+  /// A non-renewing subscription with purchases not revoked: active while one of them runs
+  /// (the latest end is its expiry), expired once all have run out, unknown without a duration.
+  private func evaluateNonRenewing(
+    _ product: String, _ owning: [LegacyTransaction], duration: CalendarDuration?,
+    at instant: Timestamp
+  ) -> OldEntitlement {
+    let key = EntitlementKey.product(product)
+    guard let duration else {
+      let chosen = owning.min { Self.ownershipRank($0) < Self.ownershipRank($1) }
+      var entitlement = OldEntitlement(
+        key: key, status: .active, kind: .nonRenewing,
+        reason: "non-renewing, purchased \(Self.text(chosen?.purchaseDate)); its duration is not "
+          + "in the catalogue")
+      entitlement.isDurationUnknown = true
+      if let chosen { fill(&entitlement, from: chosen) }
+      return entitlement
+    }
+    let periods = owning.compactMap { transaction in
+      transaction.purchaseDate.map { (transaction: transaction, end: duration.end(from: $0)) }
+    }
+    let running = periods.filter { $0.end > instant }
+    // The purchase that runs longest decides the expiry.
+    let chosen = (running.isEmpty ? periods : running).max { $0.end < $1.end }
+    var entitlement = OldEntitlement(
+      key: key, status: running.isEmpty ? .expired : .active, kind: .nonRenewing,
+      reason: running.isEmpty
+        ? "non-renewing, ran out on \(Self.text(chosen?.end))"
+        : "non-renewing, runs until \(Self.text(chosen?.end))")
+    if let chosen {
+      fill(&entitlement, from: chosen.transaction)
+      entitlement.expiresDate = chosen.end
     }
     return entitlement
   }
