@@ -189,9 +189,11 @@ extension MigrationStore {
   /// - Returns: the customer's row id, or `nil` when the store does not know it.
   /// - Throws: `SQLiteError`.
   public func customer(appTransactionId: String?, orOwningAnyOf ids: [String]) throws -> Int64? {
+    // A customer's key is its appTransactionId whenever its transactions carry one: the unique
+    // index on the key finds it without a scan (one lookup per notification read).
     if let appTransactionId,
       let id = try database.firstRow(
-        "SELECT id FROM customers WHERE app_transaction_id = ?", binding: appTransactionId,
+        "SELECT id FROM customers WHERE customer_key = ?", binding: appTransactionId,
         decode: { try $0.int64(at: 0) })
     {
       return id
