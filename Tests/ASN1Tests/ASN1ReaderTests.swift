@@ -238,6 +238,19 @@ struct ASN1ReaderTests {
     .init(
       name: "length beyond Int.max", bytes: hex("04 88 80 00 00 00 00 00 00 00"),
       error: .unsupportedLength(offset: 1)),
+    // Found by the hostile-input campaign (issue 11): the largest length Int holds, at the top
+    // level and inside an indefinite-length container, once trapped computing `needed`.
+    .init(
+      name: "length of Int.max at the top level", bytes: hex("30 88 7F FF FF FF FF FF FF FF"),
+      error: .truncated(offset: 0, needed: Int.max, available: 10)),
+    .init(
+      name: "length of Int.max inside an indefinite container",
+      bytes: hex("30 80 04 88 7F FF FF FF FF FF FF FF 00 00"),
+      error: .truncated(offset: 2, needed: Int.max, available: 12)),
+    .init(
+      name: "a length whose sum with its header overflows",
+      bytes: hex("04 88 7F FF FF FF FF FF FF FA 41"),
+      error: .truncated(offset: 0, needed: Int.max, available: 11)),
     .init(
       name: "indefinite length on a primitive", bytes: hex("04 80 00 00"),
       error: .indefiniteLengthOnPrimitive(offset: 0)),

@@ -116,6 +116,28 @@ struct IngestCommandEndToEndTests {
     #expect(result.standardError.contains("Error: 1 input(s) quarantined"))
   }
 
+  @Test("a receipt declaring a length near Int.max is quarantined by name, on every run")
+  func hugeLengthReceipt() throws {
+    let directory = try workingCopy()
+    // `30 88 7f ff ff ff ff ff ff ff`: the ten bytes that once killed every ingest of a file.
+    try Data(
+      ("{\"account_id\":\"x\",\"receipt_data\":\"MIh//////////w==\"}\n"
+        + "{\"account_id\":\"y\",\"response\":{\"status\":21010}}\n").utf8
+    )
+    .write(to: directory.appendingPathComponent("hostile.ndjson"))
+    for _ in 0..<2 {
+      let result = try Tool.run(["ingest", "hostile.ndjson"], in: directory)
+      #expect(result.status == 4, "\(result.standardError)")
+      #expect(result.standardOutput.contains("hostile.ndjson:1"), "\(result.standardOutput)")
+      #expect(result.standardOutput.contains("1 accepted"), "\(result.standardOutput)")
+    }
+    let receipt = directory.appendingPathComponent("hostile.receipt")
+    try Data([0x30, 0x88, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]).write(to: receipt)
+    let inspected = try Tool.run(["receipt", "hostile.receipt"], in: directory)
+    #expect(inspected.status != 0)
+    #expect(inspected.standardError.contains("cut short"), "\(inspected.standardError)")
+  }
+
   @Test("usage errors exit 2, an unusable database exits 3")
   func exitCodes() throws {
     let directory = try workingCopy()

@@ -451,7 +451,10 @@ public struct ASN1Reader: Sendable {
     }
     guard length <= limit - index else {
       if topLevel {
-        throw .truncated(offset: start, needed: index - start + length, available: limit - start)
+        // `length` may be anything up to Int.max: the sum saturates rather than trapping.
+        let (needed, overflow) = (index - start).addingReportingOverflow(length)
+        throw .truncated(
+          offset: start, needed: overflow ? Int.max : needed, available: limit - start)
       }
       throw .lengthExceedsContainer(offset: start, length: length, available: limit - index)
     }
