@@ -64,7 +64,7 @@ let repositoryLegacy = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Legacy")
 
-@Suite("receipt-migrate ingest, end to end")
+@Suite("receipt-migrate ingest, end to end", .timeLimit(.minutes(1)))
 struct IngestCommandEndToEndTests {
   func workingCopy() throws -> URL {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -136,6 +136,27 @@ struct IngestCommandEndToEndTests {
     let inspected = try Tool.run(["receipt", "hostile.receipt"], in: directory)
     #expect(inspected.status != 0)
     #expect(inspected.standardError.contains("cut short"), "\(inspected.standardError)")
+  }
+
+  @Test("a folder's pipes, devices and links to them are skipped with the reason, never read")
+  func specialFiles() throws {
+    let directory = try workingCopy()
+    let folder = directory.appendingPathComponent("inputs")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data("{\"account_id\":\"y\",\"response\":{\"status\":21010}}\n".utf8)
+      .write(to: folder.appendingPathComponent("b.ndjson"))
+    #expect(mkfifo(folder.appendingPathComponent("a.ndjson").path, 0o600) == 0)
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("c.ndjson").path, withDestinationPath: "/dev/zero")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.appendingPathComponent("d.ndjson").path, withDestinationPath: "missing")
+    // Before the fix this hung forever on the pipe; a hang fails the test by its time limit.
+    let result = try Tool.run(["ingest", "inputs"], in: directory)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains("1 accepted"), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("a named pipe (only regular files are read)"))
+    #expect(result.standardOutput.contains("symbolic link to a character device (not followed)"))
+    #expect(result.standardOutput.contains("symbolic link to nothing (broken link)"))
   }
 
   @Test("usage errors exit 2, an unusable database exits 3")

@@ -101,14 +101,21 @@ public struct LegacyInputReader: Sendable {
       if type == .typeDirectory {
         walk(directory: path, into: &files, skipped: &skipped)
       } else if type == .typeSymbolicLink {
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-          skipped.append((path, "symbolic link to a directory (not followed)"))
-        } else {
-          addFile(path, into: &files, skipped: &skipped)
+        // Followed only to a regular file: a link to a directory could loop, and one to a
+        // device or a pipe (`/dev/zero`, a FIFO) would never end or never start.
+        switch FileKind(followingLinksAt: path) {
+        case .regular: addFile(path, into: &files, skipped: &skipped)
+        case .directory: skipped.append((path, "symbolic link to a directory (not followed)"))
+        case .other(let kind): skipped.append((path, "symbolic link to \(kind) (not followed)"))
+        case .missing: skipped.append((path, "symbolic link to nothing (broken link)"))
         }
-      } else {
+      } else if type == .typeRegular {
         addFile(path, into: &files, skipped: &skipped)
+      } else {
+        // Named pipes, sockets and devices are never read from a folder: reading one can
+        // block forever or never reach its end.
+        skipped.append(
+          (path, "\(FileKind(followingLinksAt: path)) (only regular files are read)"))
       }
     }
   }
