@@ -173,12 +173,52 @@ struct LegacyInputReaderTests {
     #expect(collected.records.first?.environment == .sandbox)
     #expect(collected.records.first?.originalTransactionIds == ["1000000000000001"])
     let details = collected.quarantined.map(\.detail)
-    #expect(details.contains { $0.contains("mangled by a spreadsheet") })
+    #expect(details.contains { $0.contains("rewritten by a spreadsheet") })
     #expect(details.contains("original_transaction_id is empty"))
     #expect(details.contains("original_transaction_id 'abc' is not a string of digits"))
     #expect(details.contains("the row has 2 fields; the header needs at least 3"))
-    #expect(details.contains("unterminated quoted field"))
+    #expect(details.contains("unterminated quoted field (the file ends inside it)"))
     #expect(collected.quarantined.filter { $0.reason == .badCSVHeader }.count == 1)
+    #expect(collected.quarantined.filter { $0.reason == .malformedTransactionId }.count == 3)
+  }
+
+  @Test("quoted line breaks, byte-order marks and damaged ids are read as their writers meant")
+  func misreadInputs() throws {
+    let directory = try temporaryDirectory()
+    // RFC 4180: a quoted field may hold a line break; the row goes on, and no account is
+    // made of its second half.
+    let csv =
+      "account_id,original_transaction_id,note\n"
+      + "acct-1,1000000000000001,\"first line\nnext line\"\n"
+      + "\"acct\n2\",1000000000000002,\"a \"\"quoted\"\"\nword\"\n"
+      + "acct-3,1000000000000003,\n"
+    try Data(csv.utf8).write(to: directory.appendingPathComponent("seeds.csv"))
+    let bom = "\u{FEFF}"
+    try Data((bom + #"{"account_id":"b1","response":{"status":21010}}"# + "\n").utf8)
+      .write(to: directory.appendingPathComponent("bom.ndjson"))
+    try Data((bom + #"{"account_id":"b2","response":{"status":21010}}"#).utf8)
+      .write(to: directory.appendingPathComponent("bom.json"))
+    let damaged = [#""1.00000071234568E+15""#, #""-5""#, "12.5", #""123456789012345678901""#]
+    let lines = damaged.enumerated().map { index, id in
+      #"{"account_id":"d\#(index)","response":{"status":0,"latest_receipt_info":"#
+        + #"[{"original_transaction_id":\#(id),"product_id":"p"}]}}"#
+    }
+    try Data(lines.joined(separator: "\n").utf8)
+      .write(to: directory.appendingPathComponent("damaged.ndjson"))
+
+    let collected = try Collected([directory.path])
+    #expect(
+      collected.records.map(\.accountId).sorted() == ["acct\n2", "acct-1", "acct-3", "b1", "b2"])
+    #expect(collected.records.first { $0.accountId == "acct-3" }?.position.line == 7)
+    let malformed = collected.quarantined.filter { $0.reason == .malformedTransactionId }
+    #expect(malformed.count == 4, "\(collected.quarantined)")
+    let details = malformed.map(\.detail)
+    #expect(
+      details.contains { $0.contains("'1.00000071234568E+15' looks like a number rewritten") })
+    #expect(details.contains { $0.contains("'-5' is negative") })
+    #expect(details.contains { $0.contains("'12.5' looks like a number rewritten") })
+    #expect(details.contains { $0.contains("has 21 digits") })
+    #expect(collected.quarantined.count == 4)
   }
 
   @Test("a forced format overrides extensions")

@@ -1,7 +1,7 @@
 /// Parses the seed CSV format, `account_id,original_transaction_id[,environment]`, one row at a
 /// time. Columns are found by their header names (any order, any case, extra columns
-/// ignored); fields may be quoted with `"` and `""` for a quote inside. A field cannot span
-/// lines.
+/// ignored); fields may be quoted with `"` and `""` for a quote inside, and a quoted field may
+/// hold line breaks (RFC 4180): the reader joins such a row's lines before it gets here.
 struct CSVSeedParser {
   struct Columns {
     var accountId: Int
@@ -62,17 +62,42 @@ struct CSVSeedParser {
   /// Transaction ids are strings of digits. Spreadsheets turn them into `1.00000071234567E+15`
   /// or `1000000712345678.0`, losing digits: say so rather than query Apple with a wrong id.
   static func validateTransactionId(_ id: String) throws(RecordRejection) {
-    guard !id.isEmpty else {
-      throw RecordRejection(.badCSVRow, "original_transaction_id is empty")
+    if let problem = TransactionIdentifierCheck.problem(with: id, field: "original_transaction_id")
+    {
+      throw RecordRejection(.malformedTransactionId, problem)
     }
-    guard id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-      let mangled = id.contains("E+") || id.contains("e+") || id.hasSuffix(".0")
-      throw RecordRejection(
-        .badCSVRow,
-        mangled
-          ? "original_transaction_id '\(id)' looks like a number mangled by a spreadsheet; export the column as text"
-          : "original_transaction_id '\(id.prefix(40))' is not a string of digits")
+  }
+
+  /// Whether `bytes` end inside a quoted field: RFC 4180 lets a quoted field hold line breaks,
+  /// so the row goes on on the next line.
+  static func endsInsideQuotes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var inQuotes = false
+    var fieldStart = true
+    var justClosed = false
+    for byte in bytes {
+      if byte == UInt8(ascii: "\"") {
+        if inQuotes {
+          inQuotes = false
+          justClosed = true
+          continue
+        }
+        // A quote opens a field at its start; right after a closing quote it is the second
+        // half of `""`, a quote inside the field, and the field goes on.
+        if fieldStart || justClosed {
+          inQuotes = true
+          fieldStart = false
+          justClosed = false
+          continue
+        }
+      } else if byte == UInt8(ascii: ","), !inQuotes {
+        fieldStart = true
+        justClosed = false
+        continue
+      }
+      justClosed = false
+      if byte != 0x20 { fieldStart = false }
     }
+    return inQuotes
   }
 
   /// Splits one line into fields, honouring quotes.

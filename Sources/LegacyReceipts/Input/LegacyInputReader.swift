@@ -107,7 +107,9 @@ public struct LegacyInputReader: Sendable {
         case .regular: addFile(path, into: &files, skipped: &skipped)
         case .directory: skipped.append((path, "symbolic link to a directory (not followed)"))
         case .other(let kind): skipped.append((path, "symbolic link to \(kind) (not followed)"))
-        case .missing: skipped.append((path, "symbolic link to nothing (broken link)"))
+        // A broken link to an input is data that was meant to be read: quarantined as
+        // unreadable when read, never silently skipped.
+        case .missing: addFile(path, into: &files, skipped: &skipped)
         }
       } else if type == .typeRegular {
         addFile(path, into: &files, skipped: &skipped)
@@ -206,6 +208,7 @@ public struct LegacyInputReader: Sendable {
     }
     var sawContent = false
     var csv: CSVSeedParser?
+    var pendingRow: (bytes: [UInt8], position: RecordPosition)?
     var lastProgress: Int64 = 0
     while true {
       let line: LineReader.Line
@@ -236,35 +239,66 @@ public struct LegacyInputReader: Sendable {
               position: position, excerpt: ExcerptSanitizer.excerpt(of: line.bytes))))
         continue
       }
-      if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      // A byte-order mark is how some Windows tools start UTF-8 text; it is not content.
+      var bytes = line.bytes
+      if line.number == 1, bytes.starts(with: Self.byteOrderMark) {
+        bytes = UnsafeRawBufferPointer(rebasing: bytes[Self.byteOrderMark.count...])
+      }
+      if var pending = pendingRow {
+        // The previous CSV row ended inside a quoted field: this line continues it.
+        pending.bytes.append(0x0A)
+        pending.bytes.append(contentsOf: bytes)
+        if pending.bytes.count > options.maximumRecordBytes {
+          pendingRow = nil
+          try handle(
+            .quarantined(
+              QuarantinedRecord(
+                reason: .recordTooLarge,
+                detail:
+                  "the row (a quoted field spanning lines) passes \(options.maximumRecordBytes) bytes (raise it with --max-record-bytes)",
+                position: pending.position,
+                excerpt: pending.bytes.withUnsafeBytes { ExcerptSanitizer.excerpt(of: $0) })))
+        } else if pending.bytes.withUnsafeBytes(CSVSeedParser.endsInsideQuotes) {
+          pendingRow = pending
+        } else {
+          pendingRow = nil
+          try pending.bytes.withUnsafeBytes { row in
+            try handle(csvRow(row, parser: csv, position: pending.position))
+          }
+        }
+        continue
+      }
+      if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       sawContent = true
       switch format {
       case .csv:
         guard let parser = csv else {
           do {
-            csv = try CSVSeedParser(header: line.bytes)
+            csv = try CSVSeedParser(header: bytes)
           } catch {
             // Without a header no row can be read: the whole file is one quarantined input.
-            try handle(.quarantined(quarantine(error, position, line.bytes)))
+            try handle(.quarantined(quarantine(error, position, bytes)))
             return
           }
           continue
         }
-        let event: LegacyInputEvent
-        do {
-          let row = try parser.row(line.bytes)
-          event = .record(
-            LegacyRecord(
-              accountId: row.accountId, position: position, format: .csv,
-              content: .seed(originalTransactionId: row.originalTransactionId),
-              environment: row.environment, capturedAt: nil, rawBytes: Array(line.bytes)))
-        } catch {
-          event = .quarantined(quarantine(error, position, line.bytes))
+        if CSVSeedParser.endsInsideQuotes(bytes) {
+          pendingRow = (Array(bytes), position)
+          continue
         }
-        try handle(event)
+        try handle(csvRow(bytes, parser: parser, position: position))
       default:
+        try handle(decodeRecord(bytes, format: .ndjson, position: position, fallbackAccountId: nil))
+      }
+    }
+    if let pending = pendingRow {
+      try pending.bytes.withUnsafeBytes { row in
         try handle(
-          decodeRecord(line.bytes, format: .ndjson, position: position, fallbackAccountId: nil))
+          .quarantined(
+            quarantine(
+              RecordRejection(
+                .badCSVRow, "unterminated quoted field (the file ends inside it)"),
+              pending.position, row)))
       }
     }
     if !sawContent {
@@ -273,6 +307,29 @@ public struct LegacyInputReader: Sendable {
           QuarantinedRecord(
             reason: .emptyFile, detail: "the file holds no records", position: filePosition,
             excerpt: "")))
+    }
+  }
+
+  /// The UTF-8 byte-order mark.
+  static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// One CSV data row as an accepted seed or a quarantine entry.
+  private func csvRow(
+    _ bytes: UnsafeRawBufferPointer, parser: CSVSeedParser?, position: RecordPosition
+  ) -> LegacyInputEvent {
+    guard let parser else {
+      return .quarantined(
+        quarantine(RecordRejection(.badCSVHeader, "the file has no header row"), position, bytes))
+    }
+    do {
+      let row = try parser.row(bytes)
+      return .record(
+        LegacyRecord(
+          accountId: row.accountId, position: position, format: .csv,
+          content: .seed(originalTransactionId: row.originalTransactionId),
+          environment: row.environment, capturedAt: nil, rawBytes: Array(bytes)))
+    } catch {
+      return .quarantined(quarantine(error, position, bytes))
     }
   }
 
@@ -289,9 +346,10 @@ public struct LegacyInputReader: Sendable {
             position: position, excerpt: "")))
       return
     }
-    let bytes: [UInt8]
+    var bytes: [UInt8]
     do {
       bytes = try readFile(file.path)
+      if bytes.starts(with: Self.byteOrderMark) { bytes.removeFirst(Self.byteOrderMark.count) }
     } catch {
       try handle(.quarantined(unreadable(position, reason: error.reason)))
       return
@@ -356,11 +414,19 @@ public struct LegacyInputReader: Sendable {
         environment = environment ?? seeds.environment
         capturedAt = capturedAt ?? seeds.creationDate
       }
-      return .record(
-        LegacyRecord(
-          accountId: accountId, position: position, format: format, content: content,
-          environment: environment,
-          capturedAt: capturedAt, rawBytes: Array(bytes)))
+      let record = LegacyRecord(
+        accountId: accountId, position: position, format: format, content: content,
+        environment: environment, capturedAt: capturedAt, rawBytes: Array(bytes))
+      // An id that cannot be Apple's would be sent to Apple as if it were: refuse the record.
+      for id in record.originalTransactionIds {
+        if let problem = TransactionIdentifierCheck.problem(
+          with: id, field: "original_transaction_id")
+        {
+          return .quarantined(
+            quarantine(RecordRejection(.malformedTransactionId, problem), position, bytes))
+        }
+      }
+      return .record(record)
     } catch {
       return .quarantined(quarantine(error, position, bytes))
     }

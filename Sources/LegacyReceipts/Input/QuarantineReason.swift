@@ -27,9 +27,12 @@ public enum QuarantineReason: String, CaseIterable, Hashable, Sendable, Comparab
   case unparsableDate = "unparsable date"
   /// A raw receipt (`receipt_data`) that is not a readable app or transaction receipt.
   case unreadableReceipt = "unreadable raw receipt"
+  /// An id that cannot be an App Store transaction id (not 1 to 20 digits: mangled by a
+  /// spreadsheet, negative, fractional). Such an id is never sent to Apple.
+  case malformedTransactionId = "malformed transaction id"
   /// A CSV file's header is not the documented one.
   case badCSVHeader = "bad CSV header"
-  /// A CSV row is malformed or its id is not a transaction id.
+  /// A CSV row is malformed.
   case badCSVRow = "bad CSV row"
 
   /// Orders reasons by their stable text, for deterministic summaries.
