@@ -246,4 +246,26 @@ struct InspectionTests {
     #expect(unauthorized.exitStatus == 3)
     #expect(unauthorized.text.contains("401"))
   }
+
+  @Test("a server that echoes the Authorization header never gets the token printed")
+  func echoedSecrets() async throws {
+    // A misbehaving server or proxy puts the request's credentials in its error answers: in
+    // Apple's JSON error message, and in the Content-Type of a body that is not JSON.
+    let echo = try lookupHarness { request in
+      let authorization = request.headers["Authorization"] ?? ""
+      if request.url.path.hasPrefix("/prod") {
+        return Answer.error(
+          400, code: 4_000_000, message: "Bad request; you sent Authorization: \(authorization)")
+      }
+      return Answer.text(502, "bad gateway", type: "text/html; echo=\(authorization)")
+    }
+    for json in [false, true] {
+      for environment in [AppStoreEnvironment.production, .sandbox] {
+        let report = await CustomerLookup.run(
+          "2000000123456789", client: echo.client, environment: environment, json: json)
+        #expect(!report.text.contains("eyJ"), "\(report.text)")
+        #expect(report.text.contains("<redacted"), "\(report.text)")
+      }
+    }
+  }
 }

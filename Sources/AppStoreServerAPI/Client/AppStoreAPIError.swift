@@ -114,8 +114,13 @@ public struct AppStoreAPIError: Error, Sendable, Hashable, CustomStringConvertib
 
   // MARK: - Text
 
-  /// The call, what went wrong and what to do next.
+  /// The call, what went wrong and what to do next, with anything credential-shaped that the
+  /// network sent back removed (see ``SecretScrubber``).
   public var description: String {
+    SecretScrubber.scrub(unscrubbedDescription)
+  }
+
+  private var unscrubbedDescription: String {
     let call =
       "\(endpoint)" + (requestedId.map { " for \($0)" } ?? "") + " in \(environment.rawValue)"
     let after = retryAfter.map { "; retry after \($0)" } ?? ""

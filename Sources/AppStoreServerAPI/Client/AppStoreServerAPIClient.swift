@@ -247,7 +247,10 @@ public final class AppStoreServerAPIClient: Sendable {
           switch key {
           case "errorCode": code = try reader.readLenientInt64()
           case "errorMessage":
-            message = try reader.readLenientString().map { String($0.prefix(300)) }
+            // Scrubbed before it is cut: a cut could leave half a token unrecognised.
+            message = try reader.readLenientString().map {
+              String(SecretScrubber.scrub($0).prefix(300))
+            }
           default: try reader.skipValue()
           }
         }
@@ -261,7 +264,7 @@ public final class AppStoreServerAPIClient: Sendable {
         status: response.status, code: code.map(APIErrorCode.init(rawValue:)), message: message)
       return error(kind, call, retryAfter: retryAfter)
     }
-    let type = response[header: "Content-Type"].map { " of type \($0)" } ?? ""
+    let type = response[header: "Content-Type"].map { " of type \(SecretScrubber.scrub($0))" } ?? ""
     return error(
       .malformedResponse(
         status: response.status,
