@@ -72,6 +72,35 @@ struct FaultInjectionTests {
     #expect(rerunRequests > 0 && rerunRequests < 4 * unresolved + 20)
   }
 
+  @Test("after verification failures, every rerun names the check that failed, for which id")
+  func reasonsSurviveReruns() async throws {
+    let world = try EndToEnd.world(seed: 29, accounts: 80)
+    let scratch = try EndToEnd.scratch()
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    let plan = try FaultPlan.parse(faults: "bad-signature=0.15,malformed=0.05", latency: nil)
+    for night in 0..<3 {
+      let faulty = try EndToEnd.AppStore(world: world) {
+        $0.faults = plan
+        $0.seed = UInt64(night + 1)
+      } client: {
+        $0.retryPolicy = EndToEnd.quickRetries
+      }
+      defer { faulty.stop() }
+      let outcome = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
+        .run()
+      let unresolved = outcome.run.comparisons.filter { $0.category == .unresolved }
+      if night == 0 { #expect(!unresolved.isEmpty, "the plan must leave some accounts failed") }
+      for comparison in unresolved {
+        #expect(
+          !comparison.explanation.contains("interrupted"),
+          "run \(night), \(comparison.accountId): \(comparison.explanation)")
+        #expect(
+          comparison.explanation.contains("could not be resolved"),
+          "run \(night), \(comparison.accountId): \(comparison.explanation)")
+      }
+    }
+  }
+
   @Test("a 429 storm slows the client down, and the run still ends exactly right")
   func rateLimitStorm() async throws {
     let world = try EndToEnd.world(seed: 24, accounts: 40)

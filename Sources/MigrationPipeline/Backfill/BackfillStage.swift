@@ -27,7 +27,9 @@ public actor BackfillStage {
   /// Customers another task of this run is walking right now.
   private var walking: Set<Int64> = []
   /// Customers whose walk or status call failed in this run, not to be tried again in it.
-  private var failedThisRun: Set<Int64> = []
+  /// Customers that failed in this run, with the reason: every id that leads to one later in
+  /// the run is failed with the same reason rather than "covered" by incomplete data.
+  private var failedThisRun: [Int64: String] = [:]
   /// The request totals already shown to the observer.
   private var shownTotals = RequestTotalsShown()
 
@@ -207,7 +209,7 @@ public actor BackfillStage {
       let accounts = group.accountsById[id] ?? []
       if let owner = try store.customerOwning(id) {
         try record(
-          id, "covered", environment: try store.customer(id: owner)?.environment, customer: owner,
+          id, covering: owner, environment: try store.customer(id: owner)?.environment,
           accounts: accounts)
         customersOfIds[id] = owner
         continue
@@ -264,9 +266,12 @@ public actor BackfillStage {
       }
       // Not new: another group already walks (or walked) this customer; the page taught
       // nothing new.
-      try record(
-        id, claim.isNew ? "found" : "covered", environment: environment,
-        customer: claim.row.id, accounts: accounts)
+      if claim.isNew {
+        try record(
+          id, "found", environment: environment, customer: claim.row.id, accounts: accounts)
+      } else {
+        try record(id, covering: claim.row.id, environment: environment, accounts: accounts)
+      }
       return claim
     }
     guard claim.isNew else { return claim.row.id }
@@ -340,7 +345,7 @@ public actor BackfillStage {
       !customer.isHistoryComplete || !customer.areStatusesComplete
       || (options.fetchAppTransactions && !customer.isAppTransactionComplete)
     // A customer that failed in this run already spent its retries: the next run tries again.
-    guard needsWork, !failedThisRun.contains(customer.id) else { return }
+    guard needsWork, failedThisRun[customer.id] == nil else { return }
     if resumed { summary.resumedCustomers += 1 }
     walking.insert(customer.id)
     defer { walking.remove(customer.id) }
@@ -404,6 +409,21 @@ public actor BackfillStage {
     if outcome == "failed" { observer?.counted(Self.name, "failures", by: 1) }
   }
 
+  /// Records that an id belongs to a customer already known. When that customer failed in this
+  /// run, the id fails with the customer's reason: "covered" would claim data that is not
+  /// there, and the comparison would blame an interrupted backfill instead of the real cause.
+  private func record(
+    _ id: String, covering customer: Int64, environment: String?, accounts: [String]
+  ) throws {
+    if let reason = failedThisRun[customer] {
+      try record(
+        id, "failed", environment: environment, customer: customer, accounts: accounts,
+        error: reason)
+    } else {
+      try record(id, "covered", environment: environment, customer: customer, accounts: accounts)
+    }
+  }
+
   /// Records why an id led nowhere: unknown in both environments, malformed, or failed.
   private func failure(_ id: String, _ error: AppStoreAPIError) throws {
     if case .unauthorized = error.kind { throw error }
@@ -425,7 +445,7 @@ public actor BackfillStage {
   private func fail(customer: CustomerRow, _ error: AppStoreAPIError) throws {
     if case .unauthorized = error.kind { throw error }
     if case .cancelled = error.kind { throw CancellationError() }
-    failedThisRun.insert(customer.id)
+    failedThisRun[customer.id] = error.description
     try store.markSeedsFailed(
       customerId: customer.id, error: error.description, now: now().millisecondsSince1970)
     observer?.counted(Self.name, "failures", by: 1)
