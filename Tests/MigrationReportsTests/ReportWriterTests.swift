@@ -29,6 +29,26 @@ struct ReportWriterTests {
     #expect(FileManager.default.fileExists(atPath: reports + "/latest/report.html"))
   }
 
+  @Test("half-written files and links a killed writer left are removed by the next run")
+  func leftovers() throws {
+    let root = try TestFiles.temporaryDirectory()
+    let reports = root + "/Reports"
+    let old = reports + "/20260101T000000Z-dead"
+    try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
+    try Data("complete".utf8).write(to: URL(fileURLWithPath: old + "/summary.md"))
+    try Data("half".utf8).write(to: URL(fileURLWithPath: old + "/report.html.tmp"))
+    try FileManager.default.createSymbolicLink(
+      atPath: reports + "/.latest.20260101T000000Z-dead.tmp", withDestinationPath: "x")
+    let directory = try ReportWriter.writeRun(
+      summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
+      reportsDirectory: reports)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: old) == ["summary.md"])
+    let top = try FileManager.default.contentsOfDirectory(atPath: reports).sorted()
+    #expect(
+      top == ["20260101T000000Z-dead", SampleWorld.simulatedSummary.runId, "latest"].sorted())
+    #expect(FileManager.default.fileExists(atPath: directory + "/run.json"))
+  }
+
   @Test("a later run replaces the latest link, and rewriting a run replaces its files")
   func latestReplaced() throws {
     let reports = try TestFiles.temporaryDirectory()

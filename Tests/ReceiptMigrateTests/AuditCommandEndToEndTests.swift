@@ -166,4 +166,40 @@ struct AuditCommandEndToEndTests {
     }
     #expect(Set(got) == Set(oracle))
   }
+
+  @Test(
+    "SIGINT, SIGTERM and SIGHUP stop a backfill cleanly with 130, 143 and 129; the rerun resumes",
+    arguments: [(2, 130), (15, 143), (1, 129)] as [(Int32, Int32)])
+  func signals(signal: Int32, status: Int32) throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "signals-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let generated = try Tool.run(
+      ["simulator", "generate", "--accounts", "60", "--seed", "37", "--out", "world"],
+      in: directory)
+    #expect(generated.status == 0, "\(generated.standardError)")
+    let server = try Server(
+      world: "world", clock: "2025-11-01T00:00:00Z", latency: "40ms", in: directory)
+    defer { server.stop() }
+    let arguments = Self.auditArguments(database: "store.sqlite", reports: "r", table: nil)
+    let audit = Process()
+    audit.executableURL = Tool.executable
+    audit.arguments = arguments
+    audit.currentDirectoryURL = directory
+    audit.environment = Tool.hermeticEnvironment.merging(server.environment) { $1 }
+    let errors = Pipe()
+    audit.standardOutput = Pipe()
+    audit.standardError = errors
+    try audit.run()
+    try server.waitForRequests(6)
+    kill(audit.processIdentifier, signal)
+    let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    audit.waitUntilExit()
+    #expect(audit.terminationReason == .exit, "killed instead of stopping: \(said)")
+    #expect(audit.terminationStatus == status, "\(said)")
+    #expect(said.contains("run the same command again to resume"), "\(said)")
+    // What was stored stays; the rerun finishes the job.
+    let resumed = try Tool.run(arguments, in: directory, environment: server.environment)
+    #expect(resumed.status == 0, "\(resumed.standardError)")
+  }
 }

@@ -201,7 +201,7 @@ public actor BackfillStage {
   private func process(_ group: SeedGroup) async throws {
     var customersOfIds: [String: Int64] = [:]
     for id in group.ids {
-      try Task.checkCancellation()
+      try StopRequest.checkpoint()
       if let known = try store.seedOutcomes(for: id), !needsRequest(known) {
         if let customer = known.customerId { customersOfIds[id] = customer }
         continue
@@ -311,7 +311,7 @@ public actor BackfillStage {
   private func walk(_ customer: CustomerRow) async throws {
     var current = customer
     while !current.isHistoryComplete {
-      try Task.checkCancellation()
+      try StopRequest.checkpoint()
       let environment = AppStoreEnvironment.named(current.environment) ?? .production
       let page: HistoryResponse
       do {

@@ -44,6 +44,7 @@ public struct CompareStage {
     results.reserveCapacity(accounts.count)
     let chunkSize = 512
     for chunkStart in stride(from: 0, to: accounts.count, by: chunkSize) {
+      try StopRequest.checkpoint()
       let chunk = accounts[chunkStart..<min(accounts.count, chunkStart + chunkSize)]
       // Reading is serial (one connection); decoding every stored value and comparing are not.
       let records = try chunk.map { try store.accountRecords($0) }

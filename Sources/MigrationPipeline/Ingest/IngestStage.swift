@@ -104,6 +104,8 @@ public struct IngestStage {
           summary.bytesRead = bytesRead
         }
         if batch.isFull(records: options.batchRecords, bytes: options.batchBytes) {
+          // A stop request ends reading between batches; every batch is written whole.
+          try StopRequest.checkpoint()
           try writer.submit(batch)
           batch = Batch()
         }

@@ -70,7 +70,7 @@ extension RefreshStage {
     }
     var restarts = 0
     while var window = feed.window {
-      try Task.checkCancellation()
+      try StopRequest.checkpoint()
       guard reserveRequest() else { return }
       let request = NotificationHistoryRequest(
         startDate: Timestamp(millisecondsSince1970: window.startMilliseconds),

@@ -129,7 +129,7 @@ public actor RefreshStage {
     if !row.isHistoryDone {
       var revision = customer.historyRevision
       while true {
-        try Task.checkCancellation()
+        try StopRequest.checkpoint()
         guard reserveRequest() else { return }
         let page: HistoryResponse
         do {

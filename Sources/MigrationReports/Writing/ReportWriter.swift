@@ -1,4 +1,5 @@
 import Entitlements
+import Foundation
 
 /// Writes a run's report: `report.html`, `summary.md`, `discrepancies.csv`,
 /// `discrepancies.ndjson` and `run.json`, and the `latest` link beside the run folders.
@@ -103,12 +104,47 @@ public enum ReportWriter {
     reportsDirectory: String, options: ReportOptions = ReportOptions()
   ) throws(ReportError) -> String {
     try validateRunId(summary.runId)
+    removeLeftovers(in: reportsDirectory)
     let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
     try write(
       summary: summary, comparisons: comparisons, context: context, to: directory,
       options: options)
     try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
     return directory
+  }
+
+  /// Removes what a killed report writer leaves behind: `<file>.tmp` files in run folders and
+  /// `.latest.<run id>.tmp` links. Complete files are never touched (each was renamed into
+  /// place whole), so this is safe whenever no other writer uses the folder — which the store
+  /// lock guarantees for the commands that write reports.
+  ///
+  /// - Parameter reportsDirectory: the folder that holds the run folders.
+  /// - Returns: the paths removed.
+  @discardableResult
+  public static func removeLeftovers(in reportsDirectory: String) -> [String] {
+    let manager = FileManager.default
+    guard let entries = try? manager.contentsOfDirectory(atPath: reportsDirectory) else {
+      return []
+    }
+    var removed: [String] = []
+    func remove(_ path: String) {
+      if unlink(path) == 0 { removed.append(path) }
+    }
+    for entry in entries.sorted() {
+      let path = ReportFileSystem.join(reportsDirectory, entry)
+      if entry.hasPrefix(".\(latestLinkName).") && entry.hasSuffix(".tmp") {
+        remove(path)
+        continue
+      }
+      var status = stat()
+      guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR,
+        let files = try? manager.contentsOfDirectory(atPath: path)
+      else { continue }
+      for file in files.sorted() where file.hasSuffix(".tmp") {
+        remove(ReportFileSystem.join(path, file))
+      }
+    }
+    return removed
   }
 
   /// Points `<reportsDirectory>/latest` at `<run id>` (a relative symbolic link, so the folder

@@ -68,7 +68,9 @@ struct AuditCommand: AsyncParsableCommand {
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected, options: options,
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
-    let outcome = try await RunFailures.translating { try await runner.run() }
+    let outcome = try await StopSignals.run {
+      try await RunFailures.translating { try await runner.run() }
+    }
     RunDefaults.print(outcome, storePath: storePath)
     try RunFailures.finish(outcome.run)
   }

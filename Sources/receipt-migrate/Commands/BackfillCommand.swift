@@ -42,7 +42,9 @@ struct BackfillCommand: AsyncParsableCommand {
           concurrency: backfill.concurrency, fetchAppTransactions: backfill.appTransactions,
           environment: connection.environment)),
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
-    let summary = try await RunFailures.translating { try await runner.backfill() }
+    let summary = try await StopSignals.run {
+      try await RunFailures.translating { try await runner.backfill() }
+    }
     print(BackfillSummaryRenderer.text(summary, storePath: storePath), terminator: "")
     if summary.failedIds > 0 {
       throw ToolFailure.incomplete(

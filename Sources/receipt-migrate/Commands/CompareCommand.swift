@@ -39,7 +39,9 @@ struct CompareCommand: AsyncParsableCommand {
         currentEntitlementsPath: comparison.currentEntitlements, reportsDirectory: "",
         asOf: asOf, since: comparison.since, failOn: try comparison.failOnPolicy()),
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
-    let run = try await RunFailures.translating { try runner.compare() }
+    let run = try await StopSignals.run {
+      try await RunFailures.translating { try runner.compare() }
+    }
     print(
       RunSummaryTerminalRenderer.render(
         summary: run.summary, comparisons: run.comparisons, changes: run.changes),

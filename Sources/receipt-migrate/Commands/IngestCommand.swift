@@ -68,9 +68,9 @@ struct IngestCommand: AsyncParsableCommand {
         maximumRecordBytes: maxRecordBytes, forcedFormat: format,
         receiptVerifier: try ReceiptRoots.verifier(paths: receiptRoot)),
       catalog: catalog, asOf: asOf)
-    let summary = try IngestStage(
-      store: database, options: options, now: WallClock.now, observer: TerminalProgressObserver()
-    ).run()
+    let stage = IngestStage(
+      store: database, options: options, now: WallClock.now, observer: TerminalProgressObserver())
+    let summary = try await StopSignals.run { try stage.run() }
     if json {
       print(IngestSummaryRenderer.json(summary, style: .pretty))
     } else {

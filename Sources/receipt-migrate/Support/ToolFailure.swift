@@ -11,6 +11,8 @@ enum ToolFailure: CommandFailure {
   case discrepancies(String)
   /// Another process holds the store (exit 75, `EX_TEMPFAIL`: try again later).
   case busy(String)
+  /// A stop signal ended the work cleanly (exit 128 + the signal: 130, 143, 129).
+  case stopped(signal: Int32, message: String)
 
   var exitCode: ExitCode {
     switch self {
@@ -18,6 +20,7 @@ enum ToolFailure: CommandFailure {
     case .incomplete: return ExitCode(4)
     case .discrepancies: return .failure
     case .busy: return ExitCode(75)
+    case .stopped(let signal, _): return ExitCode(128 + signal)
     }
   }
 
@@ -25,6 +28,8 @@ enum ToolFailure: CommandFailure {
     switch self {
     case .configuration(let text), .incomplete(let text), .discrepancies(let text),
       .busy(let text):
+      return text
+    case .stopped(_, let text):
       return text
     }
   }

@@ -1,0 +1,36 @@
+import Synchronization
+
+/// A request to stop a run at its next checkpoint, made from outside the run (a signal
+/// handler) without cancelling its task.
+///
+/// Cancelling a task that is inside `URLSession.data(for:)` can deadlock FoundationNetworking on
+/// Linux (its cancellation takes the session's queue while that queue resumes the task), and it
+/// abandons the request in flight. A stop request instead lets every request in flight finish
+/// and be stored; the stages look at it at their checkpoints — between requests, pages, batches
+/// and chunks, where the store is consistent — and end there with `CancellationError`.
+///
+/// The request reaches the stages as a task-local value, so child tasks see it and nothing else
+/// in the process does.
+public final class StopRequest: Sendable {
+  private let requested = Atomic<Bool>(false)
+
+  /// Creates a request that has not been made yet.
+  public init() {}
+
+  /// The request the current task runs under, if any.
+  @TaskLocal public static var current: StopRequest?
+
+  /// Asks the run to stop at its next checkpoint.
+  public func request() { requested.store(true, ordering: .relaxed) }
+
+  /// Whether a stop was asked for.
+  public var isRequested: Bool { requested.load(ordering: .relaxed) }
+
+  /// A checkpoint: throws when the current task is cancelled or a stop was asked for.
+  ///
+  /// - Throws: `CancellationError`.
+  public static func checkpoint() throws {
+    try Task.checkCancellation()
+    if current?.isRequested == true { throw CancellationError() }
+  }
+}
