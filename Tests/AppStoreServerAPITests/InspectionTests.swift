@@ -152,6 +152,22 @@ struct InspectionTests {
     #expect(throws: ConfigurationError.self) { _ = try LookupSettings.read(from: variables) }
     variables["APP_STORE_ENVIRONMENT"] = "auto"
     #expect(try LookupSettings.read(from: variables).environment == nil)
+    // Production (or auto, which asks production first) without the app's Apple id is refused
+    // before any request, as Apple's library refuses it; sandbox does not need it.
+    variables["APP_APPLE_ID"] = nil
+    for choice in ["auto", "production"] {
+      variables["APP_STORE_ENVIRONMENT"] = choice
+      do {
+        _ = try LookupSettings.read(from: variables)
+        Issue.record("production without APP_APPLE_ID must be refused")
+      } catch {
+        #expect(error.message.contains("APP_APPLE_ID is not set"))
+      }
+    }
+    variables["APP_STORE_ENVIRONMENT"] = "sandbox"
+    #expect(try LookupSettings.read(from: variables).configuration.appAppleId == nil)
+    variables["APP_STORE_ENVIRONMENT"] = "auto"
+    variables["APP_APPLE_ID"] = "1"
     variables["ASC_PRIVATE_KEY_PATH"] = directory + "/root.pem"
     do {
       _ = try LookupSettings.read(from: variables)

@@ -186,7 +186,7 @@ struct MigrateCommandEndToEndTests {
       environment: [
         "ASC_ISSUER_ID": "3c5b1f0e-6a2d-4e8b-9f71-0d4c2b8a6e13", "ASC_KEY_ID": "SIMKEY0001",
         "ASC_PRIVATE_KEY_PATH": "world/signing/api-key.p8", "APP_BUNDLE_ID": "com.example.studio",
-        "APP_STORE_ROOT_CERTIFICATES": "world/signing/root.pem",
+        "APP_STORE_ROOT_CERTIFICATES": "world/signing/root.pem", "APP_APPLE_ID": "1234567890",
       ])
     #expect(noLegacy.status == 2, "\(noLegacy.standardError)")
     #expect(noLegacy.standardError.contains("--legacy is required"))

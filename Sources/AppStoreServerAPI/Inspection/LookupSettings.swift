@@ -80,6 +80,17 @@ public struct LookupSettings: Sendable {
       }
       environment = named
     }
+    // Apple's own libraries refuse to verify production data without the app's Apple id: a
+    // production app transaction or notification names the app by it, and without it every
+    // one of them would fail verification, visible only in the run's failures.
+    if appAppleId == nil && environment != .sandbox {
+      throw ConfigurationError(
+        "\(APICredentials.Variable.appAppleId) is not set, and production is "
+          + (environment == .production
+            ? "configured" : "asked first (\(Variable.environment) is auto)")
+          + ": set it to the Apple ID shown in App Store Connect > App Information, or set "
+          + "\(Variable.environment)=sandbox")
+    }
     var overrides: [AppStoreEnvironment: URL] = [:]
     for (name, target) in [
       (Variable.productionURL, AppStoreEnvironment.production),

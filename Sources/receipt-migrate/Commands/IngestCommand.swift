@@ -60,6 +60,8 @@ struct IngestCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "ingest")
     defer { lock.release() }
+    // A path that is not there is a mistake on the command line, not a record to quarantine.
+    try InputChecks.readable(paths, flag: "ingest")
     let catalog = try catalog.map(CatalogLoader.load)
     let database = try store.openStore()
     let options = IngestOptions(

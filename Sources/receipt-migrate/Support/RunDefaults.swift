@@ -44,6 +44,11 @@ enum RunDefaults {
         "--legacy is required when talking to Apple: name the stored verifyReceipt responses, "
           + "raw receipts or id lists to migrate")
     }
+    // Every input is checked before any request is sent (exit 3 naming the flag).
+    try InputChecks.readable(legacy, flag: "--legacy")
+    try InputChecks.readable(comparison.catalog.map { [$0] } ?? [], flag: "--catalog")
+    try InputChecks.readable(
+      comparison.currentEntitlements.map { [$0] } ?? [], flag: "--current-entitlements")
     return MigrationRunOptions(
       legacyPaths: legacyPaths,
       reader: .init(receiptVerifier: try ReceiptRoots.verifier(paths: roots)),

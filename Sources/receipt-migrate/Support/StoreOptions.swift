@@ -39,6 +39,7 @@ struct StoreOptions: ParsableArguments {
   /// - Throws: ``ToolFailure/busy(_:)`` (exit 75) when another process holds the store.
   func lock(command: String) throws -> StoreLock {
     let path = path()
+    try Self.tightenPermissions(of: path)
     do {
       return try StoreLock.acquire(
         forDatabaseAt: path, command: "receipt-migrate \(command)",
@@ -82,6 +83,32 @@ struct StoreOptions: ParsableArguments {
       throw ToolFailure.configuration("\(error)")
     } catch let error as SQLiteError {
       throw ToolFailure.configuration("cannot open the database \(path): \(error)")
+    }
+  }
+
+  /// Makes an existing database (and its `-wal` and `-shm` files) readable by its owner only.
+  ///
+  /// The store holds customers' purchase histories and signed App Store data; a file copied
+  /// in, restored from a backup or created under a loose umask may be readable by everyone.
+  /// Such a file is tightened to 0600 with a notice; one this user cannot change is refused.
+  ///
+  /// - Parameter path: the database file.
+  /// - Throws: ``ToolFailure/configuration(_:)`` when a file is too open and cannot be changed.
+  static func tightenPermissions(of path: String) throws {
+    for file in [path, path + "-wal", path + "-shm"] {
+      var status = stat()
+      guard stat(file, &status) == 0 else { continue }
+      let mode = status.st_mode & 0o777
+      guard mode & 0o077 != 0 else { continue }
+      guard chmod(file, mode & 0o700) == 0 else {
+        throw ToolFailure.configuration(
+          "\(file) can be read by other users (mode \(String(mode, radix: 8))) and cannot be "
+            + "changed (\(String(cString: strerror(errno)))); it holds customers' purchase "
+            + "data: make it owner-only (chmod 600) or use another --db")
+      }
+      StandardError.write(
+        "receipt-migrate: \(file) could be read by other users (mode \(String(mode, radix: 8))); "
+          + "made it owner-only (\(String(mode & 0o700, radix: 8)))\n")
     }
   }
 }

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+/// Inputs that cannot be used stop a command before it does any work, with the flag and the
+/// reason; a database others can read is made owner-only. Real processes, our own tool only.
+@Suite("Fail before work")
+struct FailBeforeWorkTests {
+  func scratch() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fail-before-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    // The embedded simulator's world, so that only the missing input can stop the run.
+    try FileManager.default.copyItem(
+      at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
+    return directory
+  }
+
+  @Test(
+    "a missing --legacy, catalogue or team table exits 3 naming it, before any request",
+    arguments: [
+      ["migrate", "--legacy", "missing.ndjson"],
+      ["migrate", "--current-entitlements", "missing.csv"],
+      ["migrate", "--catalog", "missing.csv"],
+      ["audit", "--legacy", "missing.ndjson"],
+      ["ingest", "missing.ndjson"],
+      ["compare", "--current-entitlements", "missing.csv"],
+    ])
+  func missingInputs(arguments: [String]) throws {
+    let directory = try scratch()
+    let result = try Tool.run(arguments + ["--db", "store.sqlite"], in: directory)
+    #expect(result.status == 3, "\(result.standardError)")
+    #expect(result.standardError.contains("missing."), "\(result.standardError)")
+    #expect(result.standardError.contains("no such file or folder"), "\(result.standardError)")
+    // Nothing was backfilled: the embedded simulator was never asked.
+    #expect(!result.standardError.contains("[backfill]"))
+  }
+
+  @Test("a database readable by others is made owner-only, with a notice")
+  func loosePermissions() throws {
+    let directory = try scratch()
+    try Data("{\"account_id\":\"y\",\"response\":{\"status\":21010}}\n".utf8)
+      .write(to: directory.appendingPathComponent("in.ndjson"))
+    let first = try Tool.run(["ingest", "in.ndjson", "--db", "store.sqlite"], in: directory)
+    #expect(first.status == 0, "\(first.standardError)")
+    let database = directory.appendingPathComponent("store.sqlite").path
+    #expect(chmod(database, 0o644) == 0)
+    let second = try Tool.run(["ingest", "in.ndjson", "--db", "store.sqlite"], in: directory)
+    #expect(second.status == 0, "\(second.standardError)")
+    #expect(second.standardError.contains("could be read by other users (mode 644)"))
+    let mode = try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions]
+    #expect((mode as? NSNumber)?.intValue == 0o600)
+  }
+}
