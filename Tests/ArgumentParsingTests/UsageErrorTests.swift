@@ -1,5 +1,6 @@
-import ArgumentParsing
 import Testing
+
+@testable import ArgumentParsing
 
 @Suite("Usage errors")
 struct UsageErrorTests {
@@ -41,6 +42,13 @@ struct UsageErrorTests {
         "Unknown subcommand 'bogus'. Please provide one of 'check', 'vacuum'."
       ),
       (["ingest", "a", "--version=2"], "Unknown option '--version'"),
+      (
+        ["ingest", "a", "--concurency", "2"],
+        "Unknown option '--concurency'. Did you mean '--concurrency'?"
+      ),
+      (["ingets", "a"], "Unknown subcommand 'ingets'. Did you mean 'ingest'?"),
+      (["help", "store", "chek"], "Unknown subcommand 'chek'. Did you mean 'check'?"),
+      (["help", "ingest", "extra"], "'ingest' has no subcommand 'extra'"),
     ])
   func usageError(arguments: [String], message: String) throws {
     let error = try #require(SampleTool.parsingError(arguments))
@@ -85,5 +93,12 @@ struct UsageErrorTests {
                [--limit <limit>] [--since <since>] [--resume|--no-resume] [--verbose]
           See 'receipt-migrate ingest --help' for more information.
         """)
+  }
+
+  @Test("edit distance counts insertions, deletions and substitutions; unrelated names get none")
+  func suggestions() {
+    #expect(NameSuggestion.editDistance("migrate", "migrat") == 1)
+    #expect(NameSuggestion.editDistance("kitten", "sitting") == 3)
+    #expect(NameSuggestion.editDistance("", "abc") == 3)
   }
 }

@@ -50,4 +50,19 @@ struct FailBeforeWorkTests {
     let mode = try FileManager.default.attributesOfItem(atPath: database)[.posixPermissions]
     #expect((mode as? NSNumber)?.intValue == 0o600)
   }
+
+  @Test("a bare number is Unix seconds below 100,000,000,000 and milliseconds from there")
+  func secondsOrMilliseconds() throws {
+    let directory = try scratch()
+    for instant in ["1761955200", "1761955200000", "2025-11-01T00:00:00Z"] {
+      let result = try Tool.run(
+        ["compare", "--as-of", instant, "--db", "empty-\(instant).sqlite"], in: directory)
+      #expect(result.status == 0, "\(result.standardError)")
+      #expect(
+        result.standardOutput.contains("as of 2025-11-01T00:00:00Z"), "\(result.standardOutput)")
+    }
+    let wrong = try Tool.run(["compare", "--as-of", "soon", "--db", "x.sqlite"], in: directory)
+    #expect(wrong.status == 2)
+    #expect(wrong.standardError.contains("Unix seconds (1718452800)"))
+  }
 }

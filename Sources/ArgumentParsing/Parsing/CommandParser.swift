@@ -137,7 +137,12 @@ struct CommandParser {
       }
       for (position, occurrence) in occurrences.enumerated() {
         guard let definition = byName[occurrence.name] else {
-          throw usageError("Unknown option '\(occurrence.name.synopsis)'")
+          let typed = occurrence.name.synopsis
+          let known = byName.keys.map(\.synopsis).filter { $0.hasPrefix("--") }
+          if let suggestion = NameSuggestion.closest(to: typed, among: known) {
+            throw usageError("Unknown option '\(typed)'. Did you mean '\(suggestion)'?")
+          }
+          throw usageError("Unknown option '\(typed)'")
         }
         switch definition.kind {
         case .flag(let update):
@@ -266,7 +271,14 @@ struct CommandParser {
   private static func unknownSubcommand(_ name: String, of command: any ParsableCommand.Type)
     -> String
   {
-    let names = command.configuration.subcommands.map { "'\($0.commandName)'" }
+    let known = command.configuration.subcommands.map { $0.commandName }
+    guard !known.isEmpty else {
+      return "'\(command.commandName)' has no subcommand '\(name)'"
+    }
+    if let suggestion = NameSuggestion.closest(to: name, among: known) {
+      return "Unknown subcommand '\(name)'. Did you mean '\(suggestion)'?"
+    }
+    let names = known.map { "'\($0)'" }
     return "Unknown subcommand '\(name)'. Please provide one of \(names.joined(separator: ", "))."
   }
 }

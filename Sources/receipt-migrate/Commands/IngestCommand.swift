@@ -34,7 +34,8 @@ struct IngestCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Also evaluate the old logic at this instant (ISO 8601 or Unix ms).", valueName: "instant"),
+      "Also evaluate the old logic at this instant (ISO 8601, Unix seconds or ms).",
+      valueName: "instant"),
     transform: InstantArgument.parse)
   var asOf: Timestamp?
 

@@ -41,7 +41,7 @@ struct ReceiptCommand: ParsableCommand {
     help: ArgumentHelp(
       "The instant to check the signer's chain at (default: the receipt's creation date).",
       valueName: "instant"),
-    transform: ReceiptCommand.instant)
+    transform: InstantArgument.parse)
   var at: Timestamp?
 
   @Flag(help: "Print JSON instead of text.")
@@ -88,13 +88,6 @@ struct ReceiptCommand: ParsableCommand {
     } catch {
       throw ValidationError("--receipt-root: \(error)")
     }
-  }
-
-  private static func instant(_ text: String) throws -> Timestamp {
-    guard let instant = Timestamp(parsing: text) else {
-      throw ValidationError("write an instant such as 2024-06-01T08:30:00Z, or Unix milliseconds")
-    }
-    return instant
   }
 
   // MARK: - Output

@@ -17,7 +17,7 @@ struct ComparisonOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "The comparison instant, ISO 8601 or Unix ms (default: now; the world's clock when "
+      "The comparison instant, ISO 8601, Unix seconds or ms (default: now; the world's clock when "
         + "simulated).", valueName: "instant"),
     transform: InstantArgument.parse)
   var asOf: Timestamp?
