@@ -34,6 +34,27 @@ struct InspectionTests {
     #expect(report.text.contains("not Apple Root CA - G3"))
   }
 
+  @Test("decode --json: the verdict, chain and payload as one JSON object")
+  func decodeJSON() throws {
+    let jws = try sign(Sample.transaction())
+    let valid = SignedValueInspector.inspect(
+      jws, trustedRoots: roots, bundleId: TestChain.bundleId, environment: .production,
+      appAppleId: nil, now: Instant.signed, json: true)
+    #expect(valid.exitStatus == 0)
+    let object = try JSONValue(parsing: Array(valid.text.utf8))
+    #expect(object["verdict"]?.stringValue == "valid")
+    #expect(object["kind"]?.stringValue == "transaction")
+    #expect(object["algorithm"]?.stringValue == "ES256")
+    #expect(object["bundle_id_checked"]?.boolValue == true)
+    #expect(object["payload"]?["transactionId"]?.stringValue == "2000000123456789")
+    let unverified = SignedValueInspector.inspect(
+      jws, trustedRoots: [], bundleId: nil, environment: nil, appAppleId: nil,
+      now: Instant.signed, json: true)
+    #expect(unverified.exitStatus == 1)
+    let second = try JSONValue(parsing: Array(unverified.text.utf8))
+    #expect(second["verdict"]?.stringValue == "not_verified")
+  }
+
   @Test("a tampered value is invalid with its reason; exit 1")
   func decodeTampered() throws {
     let parts = try sign(Sample.transaction()).split(separator: ".")

@@ -173,6 +173,34 @@ struct MigrateCommandEndToEndTests {
     #expect((mode as? NSNumber)?.intValue == 0o600)
   }
 
+  @Test("--json on compare, explain and backfill prints the report's schemas and parses")
+  func jsonOutputs() throws {
+    let directory = try worldDirectory(accounts: 12, seed: 11)
+    let migrated = try Tool.run(["migrate", "--world", "world", "--db", "s.sqlite"], in: directory)
+    #expect(migrated.status == 0, "\(migrated.standardError)")
+    func object(_ arguments: [String]) throws -> [String: Any] {
+      let result = try Tool.run(arguments + ["--db", "s.sqlite", "--json"], in: directory)
+      #expect(result.status == 0, "\(arguments): \(result.standardError)")
+      let parsed = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8))
+      return try #require(parsed as? [String: Any], "\(result.standardOutput)")
+    }
+    let run = try object(["compare"])
+    #expect(run["schema_version"] as? Int == 1)
+    #expect((run["run_id"] as? String)?.isEmpty == false)
+    let backfill = try object(["backfill", "--world", "world"])
+    #expect((backfill["ids"] as? [String: Any])?["failed"] as? Int == 0)
+    let accounts = try String(
+      contentsOfFile: directory.appendingPathComponent("world/receipts.ndjson").path,
+      encoding: .utf8)
+    let first = try #require(
+      accounts.split(separator: "\n").first.flatMap {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+      }?["account_id"] as? String)
+    let explained = try object(["explain", first])
+    #expect(explained["account_id"] as? String == first)
+    #expect(explained["category"] is String)
+  }
+
   @Test("configuration problems exit 3, usage problems 2, and stores never mix App Stores")
   func configurationErrors() throws {
     let directory = try worldDirectory(accounts: 12, seed: 9)

@@ -54,22 +54,25 @@ public enum SignedValueInspector {
   /// - Returns: The text, and exit status 0 when the value verified, 1 when not.
   public static func inspect(
     _ jws: String, trustedRoots: [X509Certificate], bundleId: String?,
-    environment: AppStoreEnvironment?, appAppleId: Int64?, now: Timestamp
+    environment: AppStoreEnvironment?, appAppleId: Int64?, now: Timestamp, json: Bool = false
   ) -> InspectionReport {
     var lines: [String] = []
     let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
     let payloadValue = parts.count == 3 ? decodePayload(parts[1]) : nil
+    let header = parts.count == 3 ? decodeHeader(parts[0]) : nil
+    var chain: [String] = []
 
     lines.append("Header")
-    if parts.count == 3, let header = decodeHeader(parts[0]) {
+    if let header {
       lines.append("  alg: \(header.algorithm ?? "(none)")")
       lines.append("  x5c: \(header.x5c.count) certificate(s)")
       lines.append("Chain (as presented)")
       let roles = ["leaf", "intermediate", "root"]
       for (index, text) in header.x5c.enumerated() {
         let role = index < roles.count ? roles[index] : "extra"
-        lines.append(describeCertificate(text, index: index, role: role))
+        chain.append(describeCertificate(text, index: index, role: role))
       }
+      lines += chain
     } else {
       lines.append("  (not a decodable compact JWS header)")
     }
@@ -114,7 +117,38 @@ public enum SignedValueInspector {
       lines.append("  (the payload is not base64url JSON)")
     }
     let valid = !trustedRoots.isEmpty && verdict == nil
-    return InspectionReport(text: lines.joined(separator: "\n") + "\n", exitStatus: valid ? 0 : 1)
+    guard json else {
+      return InspectionReport(text: lines.joined(separator: "\n") + "\n", exitStatus: valid ? 0 : 1)
+    }
+    var writer = JSONWriter(style: .pretty)
+    writer.beginObject()
+    writer.field("kind", kind.rawValue)
+    writer.field(
+      "verdict", trustedRoots.isEmpty ? "not_verified" : verdict == nil ? "valid" : "invalid")
+    writer.field("failure_reason", verdict?.reason.rawValue)
+    writer.field("failure", verdict.map { "\($0)" })
+    writer.field("algorithm", header?.algorithm)
+    writer.key("chain")
+    writer.beginArray()
+    for certificate in chain { writer.value(certificate.trimmingCharacters(in: .whitespaces)) }
+    writer.endArray()
+    writer.field("bundle_id", expectedBundle)
+    writer.field("bundle_id_checked", bundleId != nil)
+    writer.field("environment", expectedEnvironment?.rawValue)
+    writer.field("environment_checked", environment != nil)
+    writer.key("notices")
+    writer.beginArray()
+    for notice in notices { writer.value(notice.trimmingCharacters(in: .whitespaces)) }
+    writer.endArray()
+    writer.key("payload")
+    if let payloadValue {
+      writer.raw(Array(payloadValue.serialized(style: .compact).utf8))
+    } else {
+      writer.null()
+    }
+    writer.endObject()
+    return InspectionReport(
+      text: String(decoding: writer.bytes, as: UTF8.self) + "\n", exitStatus: valid ? 0 : 1)
   }
 
   // MARK: - Kinds

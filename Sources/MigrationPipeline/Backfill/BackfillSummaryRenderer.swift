@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import JSON
 import Terminal
 
 /// Renders a ``BackfillSummary`` for people: what `receipt-migrate backfill` prints.
@@ -59,6 +60,44 @@ public enum BackfillSummaryRenderer {
     lines.append("")
     lines.append("The store \(storePath) holds it all; compare with receipt-migrate compare.")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The summary as one JSON object, for scripts (`backfill --json`). Every id outcome is
+  /// present, zero or not; requests are per endpoint, by its stable name.
+  public static func json(_ summary: BackfillSummary, storePath: String) -> String {
+    var writer = JSONWriter(style: .pretty)
+    writer.beginObject()
+    writer.field("database", storePath)
+    writer.field("duration_ms", summary.durationMilliseconds)
+    writer.field("groups", summary.groups)
+    writer.field("customers_completed", summary.customers)
+    writer.field("customers_resumed", summary.resumedCustomers)
+    writer.field("history_pages", summary.historyPages)
+    writer.field("status_calls", summary.statusCalls)
+    writer.key("ids")
+    writer.beginObject()
+    for outcome in ["found", "covered", "unknown", "invalid"] {
+      writer.field(outcome, summary.idOutcomes[outcome] ?? 0)
+    }
+    writer.field("failed", summary.failedIds)
+    writer.endObject()
+    writer.key("requests")
+    writer.beginObject()
+    if let counters = summary.counters {
+      for endpoint in counters.endpoints.keys.sorted() {
+        let counts = counters[endpoint]
+        writer.key(endpoint.rawValue)
+        writer.beginObject()
+        writer.field("requests", counts.requests)
+        writer.field("retries", counts.retries)
+        writer.field("rate_limited", counts.rateLimited)
+        writer.field("errors", counts.failures)
+        writer.endObject()
+      }
+    }
+    writer.endObject()
+    writer.endObject()
+    return String(decoding: writer.bytes, as: UTF8.self) + "\n"
   }
 
   private static func count(_ value: Int) -> String { NumberFormatting.grouped(value) }

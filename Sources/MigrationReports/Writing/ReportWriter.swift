@@ -54,6 +54,23 @@ public enum ReportWriter {
     }
   }
 
+  /// Renders one file of a report, by its name in ``fileNames``: what `compare --json`
+  /// (`run.json`) and `explain --json` (`discrepancies.ndjson` of one account) print, so a
+  /// script reads exactly the schema the report files have.
+  ///
+  /// - Returns: the file's bytes, or `nil` for a name that is not a report file.
+  public static func render(
+    file name: String, summary: RunSummary, comparisons: [AccountComparison],
+    context: RunContext = RunContext(), options: ReportOptions = ReportOptions()
+  ) -> [UInt8]? {
+    guard let renderer = renderers.first(where: { $0.name == name }) else { return nil }
+    let content = ReportContent(
+      summary: summary, comparisons: comparisons, context: context, options: options)
+    var output = ReportOutput()
+    renderer.render(content, &output)
+    return output.bytes
+  }
+
   // MARK: - Writing
 
   /// Writes every file of a report into a folder, creating it (mode 0700) when needed. Each

@@ -19,6 +19,9 @@ struct BackfillCommand: AsyncParsableCommand {
       """
   )
 
+  @Flag(help: "Print the summary as one JSON object.")
+  var json = false
+
   @OptionGroup var store: StoreOptions
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
@@ -45,7 +48,10 @@ struct BackfillCommand: AsyncParsableCommand {
     let summary = try await StopSignals.run {
       try await RunFailures.translating { try await runner.backfill() }
     }
-    print(BackfillSummaryRenderer.text(summary, storePath: storePath), terminator: "")
+    print(
+      json
+        ? BackfillSummaryRenderer.json(summary, storePath: storePath)
+        : BackfillSummaryRenderer.text(summary, storePath: storePath), terminator: "")
     if summary.failedIds > 0 {
       throw ToolFailure.incomplete(
         "\(summary.failedIds) id(s) failed after retries; run backfill again to retry them.")

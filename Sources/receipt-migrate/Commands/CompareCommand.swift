@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Chronology
+import Foundation
 import MigrationPipeline
 import MigrationReports
 import MigrationStore
@@ -20,6 +21,9 @@ struct CompareCommand: AsyncParsableCommand {
   )
 
   @OptionGroup var comparison: ComparisonOptions
+  @Flag(help: "Print the run's run.json (the report's schema) instead of the summary.")
+  var json = false
+
   @OptionGroup var store: StoreOptions
 
   mutating func validate() throws {
@@ -45,11 +49,21 @@ struct CompareCommand: AsyncParsableCommand {
     let run = try await StopSignals.run {
       try await RunFailures.translating { try runner.compare() }
     }
-    print(
-      RunSummaryTerminalRenderer.render(
-        summary: run.summary, comparisons: run.comparisons, changes: run.changes),
-      terminator: "")
-    print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
+    if json {
+      // Exactly the report's run.json, so scripts read one schema wherever it comes from.
+      let bytes =
+        ReportWriter.render(
+          file: "run.json", summary: run.summary, comparisons: run.comparisons,
+          context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications))
+        ?? []
+      FileHandle.standardOutput.write(Data(bytes))
+    } else {
+      print(
+        RunSummaryTerminalRenderer.render(
+          summary: run.summary, comparisons: run.comparisons, changes: run.changes),
+        terminator: "")
+      print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
+    }
     RejectedRows.print(run.rejectedTableRows)
     try RunFailures.finish(run)
   }

@@ -33,6 +33,9 @@ struct DecodeCommand: AsyncParsableCommand {
   )
   var environment: String?
 
+  @Flag(help: "Print the verdict, chain and payload as one JSON object.")
+  var json = false
+
   @Option(help: "The app's Apple id, checked for production app transactions and notifications.")
   var appAppleId: Int64?
 
@@ -56,7 +59,7 @@ struct DecodeCommand: AsyncParsableCommand {
     }
     let report = SignedValueInspector.inspect(
       jws, trustedRoots: roots, bundleId: bundleId, environment: expectedEnvironment,
-      appAppleId: appAppleId, now: SystemTime.now())
+      appAppleId: appAppleId, now: SystemTime.now(), json: json)
     print(report.text, terminator: report.text.hasSuffix("\n") ? "" : "\n")
     if report.exitStatus != 0 { throw ExitCode(report.exitStatus) }
   }

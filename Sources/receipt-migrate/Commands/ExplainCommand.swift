@@ -29,6 +29,11 @@ struct ExplainCommand: AsyncParsableCommand {
   @Flag(help: "Show pseudonyms instead of account ids and customer keys.")
   var redact = false
 
+  @Flag(
+    help:
+      "Print the account's line of discrepancies.ndjson (the report's schema) instead of text.")
+  var json = false
+
   @OptionGroup var store: StoreOptions
 
   func run() async throws {
@@ -41,6 +46,14 @@ struct ExplainCommand: AsyncParsableCommand {
       let accountId = try resolve(account, store: database, storePath: storePath)
       guard let comparison = try stored.comparison(of: accountId, store: database) else {
         throw ToolFailure.incomplete("the database \(storePath) has no account \"\(account)\"")
+      }
+      if json {
+        // The account's line of the report's discrepancies.ndjson: one schema for scripts.
+        let bytes =
+          ReportWriter.render(
+            file: "discrepancies.ndjson", summary: stored.summary, comparisons: [comparison],
+            options: ReportOptions(pseudonymizer: redact ? pseudonymizer : nil)) ?? []
+        return String(decoding: bytes, as: UTF8.self)
       }
       return ExplainRenderer.render(
         comparison, asOf: stored.recipe.asOf,
