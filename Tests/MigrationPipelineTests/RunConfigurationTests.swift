@@ -1,10 +1,11 @@
 import Chronology
 import Entitlements
 import Foundation
-import MigrationPipeline
 import MigrationReports
 import MigrationStore
 import Testing
+
+@testable import MigrationPipeline
 
 @Suite("Run configuration: App Store choice, --fail-on, the team table, the salt, provenance")
 struct RunConfigurationTests {
@@ -60,6 +61,31 @@ struct RunConfigurationTests {
       try ToolConfiguration.resolve(
         file: directory.appendingPathComponent("missing.json").path, environment: [:])
     } throws: { error in "\(error)".contains("does not exist") }
+  }
+
+  @Test("file paths are relative to the configuration file, ~ is home, errors name the member")
+  func configurationPaths() throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("config.json")
+    try Data(
+      #"{"issuer_id": "abc", "key_id": "K", "bundle_id": "b", "private_key_path": "keys/missing.p8"}"#
+        .utf8
+    ).write(to: file)
+    // From any working directory, the key is looked for beside the file, and the error names
+    // the member and the file (not ASC_PRIVATE_KEY_PATH, which the user never set).
+    #expect {
+      try ToolConfiguration.resolve(file: file.path, environment: ["HOME": "/home/x"])
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains(directory.appendingPathComponent("keys/missing.p8").path)
+        && text.contains("private_key_path in \(file.path)") && !text.contains("ASC_PRIVATE")
+    }
+    #expect(
+      ToolConfiguration.resolving(
+        "~/a.pem:b.pem:/c.pem", relativeTo: "/etc/rm/config.json", home: "/h")
+        == "/h/a.pem:/etc/rm/b.pem:/c.pem")
+    #expect(ToolConfiguration.expandingTilde("~/k.p8", home: "/h") == "/h/k.p8")
+    #expect(ToolConfiguration.expandingTilde("a~/k.p8", home: "/h") == "a~/k.p8")
   }
 
   @Test("--fail-on takes categories, impacts and any, and counts against a threshold")

@@ -50,14 +50,55 @@ public enum ToolConfiguration {
   public static func resolve(file: String?, environment: [String: String])
     throws(ConfigurationError) -> AppStoreChoice
   {
-    var variables = try read(file: file)
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    var variables = try read(file: file, home: home)
+    // Which settings the file gave, so that errors name the member and the file, not a
+    // variable the user never set.
+    var fromFile = Set(variables.keys)
     for (_, variable) in members {
-      if let value = environment[variable], !value.isEmpty { variables[variable] = value }
+      if let value = environment[variable], !value.isEmpty {
+        variables[variable] =
+          pathMembers.contains(variable) ? expandingTilde(value, home: home) : value
+        fromFile.remove(variable)
+      }
     }
     guard credentialVariables.contains(where: { !(variables[$0] ?? "").isEmpty }) else {
       return .embeddedSimulator
     }
-    return .apple(try LookupSettings.read(from: variables))
+    do {
+      return .apple(try LookupSettings.read(from: variables))
+    } catch {
+      var message = error.message
+      let path = file ?? defaultPath
+      for (member, variable) in members where fromFile.contains(variable) {
+        message = message.replacingOccurrences(of: variable, with: "\(member) in \(path)")
+      }
+      throw ConfigurationError(message)
+    }
+  }
+
+  /// The variables that hold file paths: in the file they are relative to the file's folder,
+  /// and a leading `~` is the home folder wherever they come from.
+  static let pathMembers: Set<String> = ["ASC_PRIVATE_KEY_PATH", "APP_STORE_ROOT_CERTIFICATES"]
+
+  /// `path` with a leading `~/` (or a lone `~`) replaced by the home folder; each of a
+  /// `:`-separated list is expanded.
+  static func expandingTilde(_ paths: String, home: String) -> String {
+    paths.split(separator: ":", omittingEmptySubsequences: false).map { part -> String in
+      guard part == "~" || part.hasPrefix("~/") else { return String(part) }
+      return home + part.dropFirst()
+    }.joined(separator: ":")
+  }
+
+  /// `path` as named in the configuration file at `file`: `~` expanded, and a relative path
+  /// taken from the file's folder, so a configuration works from any working directory.
+  static func resolving(_ paths: String, relativeTo file: String, home: String) -> String {
+    paths.split(separator: ":", omittingEmptySubsequences: false).map { part -> String in
+      let expanded = expandingTilde(String(part), home: home)
+      guard !expanded.hasPrefix("/"), !expanded.isEmpty else { return expanded }
+      let folder = (file as NSString).deletingLastPathComponent
+      return folder.isEmpty ? expanded : (folder as NSString).appendingPathComponent(expanded)
+    }.joined(separator: ":")
   }
 
   /// Whether App Store credentials are configured at all (the default file exists, or a
@@ -74,7 +115,9 @@ public enum ToolConfiguration {
   }
 
   /// The file's members as variables.
-  static func read(file: String?) throws(ConfigurationError) -> [String: String] {
+  static func read(file: String?, home: String = NSHomeDirectory()) throws(ConfigurationError)
+    -> [String: String]
+  {
     let path = file ?? defaultPath
     guard FileManager.default.fileExists(atPath: path) else {
       if let file { throw ConfigurationError("the configuration file \(file) does not exist") }
@@ -101,14 +144,19 @@ public enum ToolConfiguration {
           "the configuration file \(path) has an unknown member \"\(field.key)\"; known: \(known)")
       }
       switch field.value {
-      case .string(let text): variables[variable] = text
+      case .string(let text):
+        variables[variable] =
+          pathMembers.contains(variable) ? resolving(text, relativeTo: path, home: home) : text
       case .number(let text): variables[variable] = text
       case .array(let items):
         let paths = items.compactMap(\.stringValue)
         guard paths.count == items.count else {
           throw ConfigurationError("\(field.key) in \(path) must be a list of file paths")
         }
-        variables[variable] = paths.joined(separator: ":")
+        variables[variable] =
+          pathMembers.contains(variable)
+          ? paths.map { resolving($0, relativeTo: path, home: home) }.joined(separator: ":")
+          : paths.joined(separator: ":")
       case .null: continue
       default:
         throw ConfigurationError("\(field.key) in \(path) must be a string")
