@@ -10,7 +10,15 @@ struct CommandParser {
   /// Tokens that never select the default subcommand: they are about the command itself.
   private static let builtinRequests: Set<String> = ["-h", "--help", "--version"]
 
+  /// The root option that prints a shell completion script, as swift-argument-parser names it.
+  static let completionOption = "--generate-completion-script"
+
   func parse(_ arguments: [String]) throws -> ParsedCommand {
+    if arguments.first == Self.completionOption
+      || arguments.first?.hasPrefix(Self.completionOption + "=") == true
+    {
+      throw completionScript(arguments)
+    }
     var stack = [root]
     var command = root
     var tokens = arguments[...]
@@ -46,6 +54,24 @@ struct CommandParser {
     } catch {
       throw CommandError(stack: stack, kind: .thrown(error))
     }
+  }
+
+  /// The script `--generate-completion-script <shell>` asks for, as a clean exit that prints
+  /// it; a missing or unknown shell is a usage error listing the shells.
+  private func completionScript(_ arguments: [String]) -> any Error {
+    let first = arguments[0]
+    let shellName =
+      first.contains("=")
+      ? String(first.split(separator: "=", maxSplits: 1)[1]) : arguments.dropFirst().first
+    let shells = CompletionShell.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+    guard let shellName, let shell = CompletionShell(rawValue: shellName) else {
+      return CommandError(
+        stack: [root],
+        kind: .usage(
+          "\(Self.completionOption) needs a shell: \(shells)"
+            + (shellName.map { "; '\($0)' is not one" } ?? "")))
+    }
+    return CleanExit.message(CompletionScriptGenerator(root: root).script(for: shell))
   }
 
   /// The commands `help a b` names, for `receipt-migrate help a b`.
