@@ -72,6 +72,45 @@ struct FaultInjectionTests {
     #expect(rerunRequests > 0 && rerunRequests < 4 * unresolved + 20)
   }
 
+  /// The fault matrix: each fault kind alone, at a rate that hits many requests of a small
+  /// world. Every account ends exactly as without faults, or unresolved naming its reason.
+  @Test(
+    "each fault kind alone: every account exact or failed with its reason",
+    arguments: FaultKind.allCases)
+  func faultMatrix(kind: FaultKind) async throws {
+    let world = try EndToEnd.world(seed: 41, accounts: 40)
+    let expected = try EndToEnd.expected(world: world)
+    let scratch = try EndToEnd.scratch()
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    let plan = try FaultPlan.parse(faults: "\(kind.rawValue)=0.2", latency: nil)
+    let faulty = try EndToEnd.AppStore(world: world) {
+      $0.faults = plan
+      $0.seed = 3
+    } client: {
+      $0.retryPolicy = EndToEnd.quickRetries
+    }
+    defer { faulty.stop() }
+    let outcome = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
+      .run()
+    let injected = faulty.embedded.server.statistics().endpoints.values.reduce(0) {
+      $0 + ($1.faults[kind] ?? 0)
+    }
+    #expect(injected > 0, "\(kind.rawValue) was never injected")
+    for comparison in outcome.run.comparisons {
+      let want = try #require(expected[comparison.accountId])
+      if comparison.category == .unresolved {
+        #expect(
+          comparison.explanation.contains("could not be resolved"),
+          "\(kind.rawValue) \(comparison.accountId): \(comparison.explanation)")
+        continue
+      }
+      #expect(
+        comparison.category.rawValue == want.category,
+        "\(kind.rawValue) \(comparison.accountId): \(comparison.category.rawValue), expected \(want.category)"
+      )
+    }
+  }
+
   @Test("after verification failures, every rerun names the check that failed, for which id")
   func reasonsSurviveReruns() async throws {
     let world = try EndToEnd.world(seed: 29, accounts: 80)
