@@ -193,6 +193,9 @@ struct AuditCommandEndToEndTests {
     try audit.run()
     try server.waitForRequests(6)
     kill(audit.processIdentifier, signal)
+    // A stop that hangs must fail this test, not the whole suite: kill it after a minute.
+    let pid = audit.processIdentifier
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { kill(pid, SIGKILL) }
     let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     audit.waitUntilExit()
     #expect(audit.terminationReason == .exit, "killed instead of stopping: \(said)")

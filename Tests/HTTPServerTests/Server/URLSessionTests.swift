@@ -31,8 +31,11 @@ struct URLSessionTests {
       #expect((response as? HTTPURLResponse)?.statusCode == 200)
       #expect(String(decoding: data, as: UTF8.self).contains("path=/\(index)"))
     }
-    #expect(server.statistics.connectionsAccepted == 1)
-    #expect(server.statistics.requestsServed == 5)
+    // One connection for all five, unless the test was starved long enough (a loaded machine
+    // running the whole suite) for the server's idle timeout to close it between requests.
+    let statistics = server.statistics
+    #expect(statistics.connectionsAccepted == 1 + statistics.idleTimeouts)
+    #expect(statistics.requestsServed == 5)
   }
 
   @Test func opensANewConnectionAfterTheServerClosesOne() async throws {
