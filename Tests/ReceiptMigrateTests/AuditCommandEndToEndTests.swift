@@ -148,6 +148,11 @@ struct AuditCommandEndToEndTests {
       with: Data(contentsOf: directory.appendingPathComponent("killed/latest/run.json")))
     let refresh = (run as? [String: Any])?["refresh"] as? [String: Any]
     #expect(refresh?["still_due"] as? Int == 0)
+    // A served simulator is named for what it is, never "Apple".
+    let source = (run as? [String: Any])?["app_store"] as? [String: Any]
+    let description = source?["description"] as? String ?? ""
+    #expect(description.contains("NOT Apple: at http://127.0.0.1:"), "\(description)")
+    #expect(description.contains("trusting a root that is not Apple's"), "\(description)")
     let oracle = try String(
       contentsOf: directory.appendingPathComponent("expected.csv"), encoding: .utf8
     ).split(separator: "\n").dropFirst().map { line -> String in

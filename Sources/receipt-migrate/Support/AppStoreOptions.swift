@@ -63,7 +63,7 @@ struct AppStoreOptions: ParsableArguments {
           client: client,
           source: .init(
             isSimulated: false,
-            description: "App Store Server API (Apple, environment \(environment))",
+            description: Self.describe(settings.configuration, environment: environment),
             environment: environment),
           identity: "apple \(settings.configuration.credentials.bundleId)",
           clock: settings.clock),
@@ -95,5 +95,31 @@ struct AppStoreOptions: ParsableArguments {
           identity: embedded.identity, clock: embedded.clock),
         embedded: embedded, environment: nil)
     }
+  }
+
+  /// What a run with credentials talked to, in reports' words: Apple only when the base URLs
+  /// are Apple's and signed data chains to Apple's root; otherwise the server it was (a
+  /// simulator served on loopback, a proxy) and the root it trusted.
+  static func describe(_ configuration: ClientConfiguration, environment: String) -> String {
+    let overridden = configuration.baseURLOverrides.sorted { $0.key.rawValue < $1.key.rawValue }
+    let appleRoot = configuration.trustedRoots.contains {
+      $0.sha256Fingerprint == SignedDataVerifier.appleRootCAG3Fingerprint
+    }
+    guard !overridden.isEmpty || !appleRoot else {
+      return "App Store Server API (Apple, environment \(environment))"
+    }
+    var parts: [String] = []
+    if !overridden.isEmpty {
+      parts.append(
+        "at "
+          + overridden.map { "\($0.value.absoluteString) for \($0.key.rawValue)" }.joined(
+            separator: ", "))
+    }
+    if !appleRoot {
+      let subjects = configuration.trustedRoots.map { "\($0.subject)" }.joined(separator: "; ")
+      parts.append("trusting a root that is not Apple's (\(subjects))")
+    }
+    return "App Store Server API, NOT Apple: " + parts.joined(separator: ", ")
+      + " (environment \(environment))"
   }
 }
