@@ -23,7 +23,8 @@ struct ReportStatistics: Hashable, Sendable {
   private(set) var keys = 0
   private(set) var transitions = StatusTransitions()
   private(set) var expiryDifferences = ExpiryDifferenceHistogram()
-  /// The most frequent explanations of accounts that do not match, most frequent first.
+  /// The most frequent explanations of accounts that do not match, by template (dates and
+  /// numbers replaced by placeholders), most frequent first.
   private(set) var topExplanations: [Explanation] = []
 
   init(comparisons: [AccountComparison], topExplanationCount: Int) {
@@ -52,9 +53,12 @@ struct ReportStatistics: Hashable, Sendable {
         }
       }
       if comparison.category != .match {
-        // The first category seen for a text is kept; accounts arrive in display order.
-        let entry = explanations[comparison.explanation] ?? (comparison.category, 0)
-        explanations[comparison.explanation] = (entry.category, entry.accounts + 1)
+        // Counted by template (dates and numbers as placeholders), so accounts that differ
+        // only in their dates share one reason. The first category seen for a template is
+        // kept; accounts arrive in display order.
+        let template = ExplanationTemplate.of(comparison.explanation)
+        let entry = explanations[template] ?? (comparison.category, 0)
+        explanations[template] = (entry.category, entry.accounts + 1)
       }
     }
     topExplanations =
