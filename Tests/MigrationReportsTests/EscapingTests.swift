@@ -73,8 +73,11 @@ struct EscapingTests {
 
   @Test("summary.md quotes hostile explanations as text")
   func hostileMarkdown() {
-    let summary = ReportWriter.render(
-      summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons)[1].text
+    let summary =
+      ReportWriter.render(
+        summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
+        options: ReportOptions(topExplanationCount: 100)
+      ).first { $0.name == "summary.md" }?.text ?? ""
     #expect(!summary.contains("<b>"))
     #expect(summary.contains("&lt;b&gt;after&lt;/b&gt;"))
     #expect(summary.contains("\\*not\\* a \\[link\\](x) \\| pipe"))

@@ -24,6 +24,11 @@ public enum ReportWriter {
       ("summary.md", { $1.write(SummaryMarkdownRenderer(content: $0).render()) }),
       ("discrepancies.csv", { DiscrepanciesCSVRenderer(content: $0).render(into: &$1) }),
       ("discrepancies.ndjson", { DiscrepanciesNDJSONRenderer(content: $0).render(into: &$1) }),
+      ("discrepancy-keys.csv", { DiscrepancyKeysCSVRenderer(content: $0).render(into: &$1) }),
+      (
+        "discrepancy-keys.ndjson",
+        { DiscrepancyKeysNDJSONRenderer(content: $0).render(into: &$1) }
+      ),
       ("run.json", { $1.write(RunJSONRenderer(content: $0).render()) }),
       ("changes.csv", { ChangesCSVRenderer(content: $0).render(into: &$1) }),
       ("lost-notifications.csv", { LostNotificationsCSVRenderer(content: $0).render(into: &$1) }),
@@ -40,7 +45,7 @@ public enum ReportWriter {
   ///   - summary: the run's facts.
   ///   - comparisons: one comparison per account, in any order.
   ///   - options: rendering choices, such as pseudonymisation.
-  /// - Returns: the five files, in ``fileNames`` order.
+  /// - Returns: every file, in ``fileNames`` order.
   public static func render(
     summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
     options: ReportOptions = ReportOptions()

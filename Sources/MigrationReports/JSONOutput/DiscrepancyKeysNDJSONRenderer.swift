@@ -1,0 +1,27 @@
+import Entitlements
+import JSON
+
+/// Renders `discrepancy-keys.ndjson`: the twin of `discrepancy-keys.csv`, one compact JSON
+/// object per account and entitlement key, with `schema_version` on every line and the members
+/// named as the CSV's columns (an empty CSV field is an absent member here).
+struct DiscrepancyKeysNDJSONRenderer {
+  let content: ReportContent
+
+  func render(into output: inout ReportOutput) {
+    let columns = DiscrepancyKeysCSVRenderer.columns
+    for account in content.accounts {
+      for key in account.keys {
+        var writer = JSONWriter(style: .compact)
+        writer.beginObject()
+        writer.field("schema_version", ReportWriter.schemaVersion)
+        for (name, value) in zip(columns, DiscrepancyKeysCSVRenderer.fields(account, key))
+        where !value.isEmpty {
+          writer.field(name, value)
+        }
+        writer.endObject()
+        output.write(writer.bytes)
+        output.write(byte: 0x0A)
+      }
+    }
+  }
+}
