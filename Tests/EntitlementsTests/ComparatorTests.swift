@@ -111,6 +111,30 @@ struct ComparatorTests {
     #expect(result.keys.first?.newAtCapture?.status == .active)
   }
 
+  @Test("a shared Apple Account or a test account keeps its label, and its keys are compared")
+  func accountLevelKeys() throws {
+    let bought = transaction(
+      purchase: at(-5 * day), expires: at(25 * day), revoked: (at(-1 * day), .refundFull))
+    let stale = try legacyResponse(
+      purchase: at(-5 * day), expires: at(25 * day), captured: at(-3 * day))
+    for (others, environment, category) in [
+      (["b"], "Production", DiscrepancyCategory.sharedAppleAccount),
+      ([], "Sandbox", .sandboxOnly),
+    ] {
+      let input = AccountInput(
+        accountId: "a", responses: [stale], records: [response(status: 0)], seeds: seeds(["100"]),
+        customers: [
+          customer(
+            [bought], statuses: [(.revoked, bought)], environment: environment, others: others)
+        ],
+        table: nil)
+      let result = comparator.compare(input)
+      #expect(result.category == category)
+      #expect(result.keys.map(\.category) == [.refundMissed])
+      #expect(result.secondaryFindings.contains { $0.contains("refund_missed") })
+    }
+  }
+
   @Test("a refund after the snapshot: refund_missed; a refund the old data shows: match")
   func refunds() throws {
     let bought = transaction(

@@ -88,6 +88,23 @@ struct RunConfigurationTests {
     #expect(ToolConfiguration.expandingTilde("a~/k.p8", home: "/h") == "a~/k.p8")
   }
 
+  @Test("--fail-on counts the key findings of sandbox-only and shared accounts, not for new:")
+  func failOnAccountLevelKeys() throws {
+    let key = KeyComparison(
+      key: .subscriptionGroup("1"), category: .refundMissed, cause: .logic, old: nil, new: nil,
+      oldAtCapture: nil, newAtCapture: nil, explanation: "refunded")
+    let evidence = AccountEvidence(capturedAt: nil, legacyRecords: [], seedIds: [], customers: [])
+    let shared = AccountComparison(
+      accountId: "a", category: .sharedAppleAccount, explanation: "shared", cause: nil,
+      keys: [key], secondaryFindings: [], evidence: evidence)
+    var other = shared
+    other.category = .match
+    #expect(try FailOnPolicy(parsing: "refund_missed").count(in: [shared, other]) == 1)
+    #expect(try FailOnPolicy(parsing: "loses_access").count(in: [shared]) == 1)
+    #expect(try FailOnPolicy(parsing: "new:refund_missed").count(in: [shared]) == 0)
+    #expect(try FailOnPolicy(parsing: "table:refund_missed").count(in: [shared]) == 0)
+  }
+
   @Test("--fail-on takes categories, impacts and any, and counts against a threshold")
   func failOn() throws {
     let policy = try FailOnPolicy(parsing: "refund_missed, gains_access", threshold: 1)

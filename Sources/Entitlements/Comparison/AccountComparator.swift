@@ -148,17 +148,6 @@ public struct AccountComparator: Sendable {
           + stale.map(\.sentence).joined(separator: "; ")
           + "; the customer must be asked again (audit and migrate refresh it)")
     }
-    if input.customers.allSatisfy({ $0.environment == "Sandbox" }) {
-      return finish(
-        .sandboxOnly, "the App Store knows this account's customer only in sandbox: a test account")
-    }
-    if let shared = input.customers.first(where: { !$0.otherAccounts.isEmpty }) {
-      return finish(
-        .sharedAppleAccount,
-        "the Apple Account \(shared.key) also belongs to \(shared.otherAccounts.joined(separator: ", "))"
-      )
-    }
-
     // MARK: Key level.
     let oldNow = mergedOld(clusters, at: { _ in asOf })
     let oldAtCapture = mergedOld(clusters, at: { $0.capturedAt })
@@ -184,6 +173,28 @@ public struct AccountComparator: Sendable {
       )
     }
     keys.sort { ($0.category, $0.key) < ($1.category, $1.key) }
+    // A test account or an Apple Account shared between accounts keeps its account-level
+    // category, but its keys are still compared: a refund there must reach the key files, the
+    // secondary findings and --fail-on, not vanish behind the account's label.
+    let accountLevel: (DiscrepancyCategory, String)?
+    if input.customers.allSatisfy({ $0.environment == "Sandbox" }) {
+      accountLevel = (
+        .sandboxOnly, "the App Store knows this account's customer only in sandbox: a test account"
+      )
+    } else if let shared = input.customers.first(where: { !$0.otherAccounts.isEmpty }) {
+      accountLevel = (
+        .sharedAppleAccount,
+        "the Apple Account \(shared.key) also belongs to \(shared.otherAccounts.joined(separator: ", "))"
+      )
+    } else {
+      accountLevel = nil
+    }
+    if let (category, explanation) = accountLevel {
+      for key in keys where key.category != .match {
+        secondary.append("\(key.key): \(key.category.rawValue): \(key.explanation)")
+      }
+      return finish(category, explanation, keys: keys)
+    }
     if input.responses.isEmpty {
       let granted = keys.compactMap(\.new).filter(\.isEntitled).compactMap(\.productId)
       return finish(

@@ -139,11 +139,20 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
     _ selector: Selector, _ comparison: AccountComparison, previous: Previous?
   ) -> Bool {
     let now = selector.side == .primary ? comparison.category : comparison.tableCategory
-    guard let now, selector.categories.contains(now) else { return false }
+    guard let now, selector.categories.contains(now) else {
+      // A test account or a shared Apple Account keeps its account-level category; its keys'
+      // findings count too (not for new:, which compares account categories across runs).
+      return selector.side == .primary && !selector.onlyNew
+        && Self.accountLevelCategories.contains(comparison.category)
+        && comparison.keys.contains { selector.categories.contains($0.category) }
+    }
     guard selector.onlyNew else { return true }
     let before = selector.side == .primary ? previous?.category : previous?.tableCategory
     return before.map { !selector.categories.contains($0) } ?? true
   }
+
+  /// Account-level categories whose keys are compared and counted as well.
+  static let accountLevelCategories: Set<DiscrepancyCategory> = [.sandboxOnly, .sharedAppleAccount]
 
   /// `refund_missed,stale_expired > 3`.
   public var description: String { expression }
