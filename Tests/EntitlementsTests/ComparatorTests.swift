@@ -12,12 +12,13 @@ func at(_ offset: Int64) -> Timestamp { now.adding(milliseconds: offset) }
 func legacyResponse(
   product: String = "pro.monthly", purchase: Timestamp, expires: Timestamp,
   original: String = "100", id: String = "101",
-  cancelled: Timestamp? = nil, captured: Timestamp, renewal: [String: String] = [:]
+  cancelled: Timestamp? = nil, captured: Timestamp, renewal: [String: String] = [:],
+  group: String = "G"
 ) throws -> AccountInput.Response {
   var fields = [
     "\"transaction_id\":\"\(id)\"", "\"original_transaction_id\":\"\(original)\"",
     "\"product_id\":\"\(product)\"",
-    "\"subscription_group_identifier\":\"G\"",
+    "\"subscription_group_identifier\":\"\(group)\"",
     "\"purchase_date_ms\":\"\(purchase.millisecondsSince1970)\"",
     "\"expires_date_ms\":\"\(expires.millisecondsSince1970)\"",
   ]
@@ -40,13 +41,13 @@ func transaction(
   product: String = "pro.monthly", purchase: Timestamp, expires: Timestamp?,
   original: String = "100", id: String = "101",
   type: TransactionType = .autoRenewableSubscription, revoked: (Timestamp, RevocationType)? = nil,
-  family: Bool = false
+  family: Bool = false, group: String = "G"
 ) -> JWSTransaction {
   var transaction = JWSTransaction()
   transaction.transactionId = id
   transaction.originalTransactionId = original
   transaction.productId = product
-  transaction.subscriptionGroupIdentifier = type == .autoRenewableSubscription ? "G" : nil
+  transaction.subscriptionGroupIdentifier = type == .autoRenewableSubscription ? group : nil
   transaction.purchaseDate = purchase
   transaction.expiresDate = expires
   transaction.type = type
@@ -69,7 +70,8 @@ func customer(
       transactions: transactions,
       statuses: statuses.map {
         StatusEntry(
-          group: "G", status: $0.0, originalTransactionId: $0.1.originalTransactionId ?? "",
+          group: $0.1.subscriptionGroupIdentifier ?? "G", status: $0.0,
+          originalTransactionId: $0.1.originalTransactionId ?? "",
           transaction: $0.1, renewal: nil)
       }))
 }
@@ -109,6 +111,43 @@ struct ComparatorTests {
     #expect(result.explanation.hasPrefix("pro.monthly is active until 2025-11-21"))
     #expect(result.keys.first?.old?.status == .expired)
     #expect(result.keys.first?.newAtCapture?.status == .active)
+  }
+
+  @Test("an account with two Apple Accounts judges each key at its own snapshot's instant")
+  func twoSnapshots() throws {
+    // Apple Account 1: captured 30 days ago, refunded 20 days ago (after its snapshot).
+    let refunded = transaction(
+      purchase: at(-40 * day), expires: at(20 * day), revoked: (at(-20 * day), .refundFull))
+    let older = try legacyResponse(
+      purchase: at(-40 * day), expires: at(20 * day), captured: at(-30 * day))
+    // Apple Account 2: another group, captured 3 days ago, agreeing.
+    let other = transaction(
+      product: "other.monthly", purchase: at(-5 * day), expires: at(25 * day), original: "200",
+      id: "201", group: "H")
+    let newer = try legacyResponse(
+      product: "other.monthly", purchase: at(-5 * day), expires: at(25 * day), original: "200",
+      id: "201", captured: at(-3 * day), group: "H")
+    var second = customer([other], statuses: [(.active, other)])
+    second.key = "7002"
+    let input = AccountInput(
+      accountId: "a", responses: [older, newer], records: [response(status: 0)],
+      seeds: seeds(["100", "200"]),
+      customers: [customer([refunded], statuses: [(.revoked, refunded)]), second], table: nil)
+    let result = comparator.compare(input)
+    #expect(result.category == .refundMissed)
+    let refund = try #require(result.keys.first { $0.key == .subscriptionGroup("G") })
+    // At its own snapshot (30 days ago) the App Store still granted it: the refund came after.
+    // Judged at the newer snapshot's instant, this read as a logic difference.
+    #expect(refund.cause == .freshness, "\(refund.explanation)")
+    #expect(refund.newAtCapture?.status == .active)
+    #expect(refund.explanation.contains("snapshot of \(at(-30 * day).iso8601.prefix(10))"))
+    let agreeing = try #require(result.keys.first { $0.key == .subscriptionGroup("H") })
+    #expect(agreeing.category == .match)
+    print(
+      "DEBUG",
+      result.keys.map {
+        "\($0.key) \($0.category) \(String(describing: $0.cause)) old@\(String(describing: $0.oldAtCapture?.status)) new@\(String(describing: $0.newAtCapture?.status)) \($0.explanation)"
+      })
   }
 
   @Test("a shared Apple Account or a test account keeps its label, and its keys are compared")

@@ -150,26 +150,37 @@ public struct AccountComparator: Sendable {
     }
     // MARK: Key level.
     let oldNow = mergedOld(clusters, at: { _ in asOf })
-    let oldAtCapture = mergedOld(clusters, at: { $0.capturedAt })
-    let newAtCapture = captureInstant.map { mergedReconstruction(input.customers, at: $0) } ?? [:]
+    // Each key is judged at the capture instant of the response that speaks for it: an account
+    // holding several Apple Accounts has one snapshot per Apple Account, and reading an older
+    // snapshot at a newer one's instant would call a freshness difference a logic one.
+    let (oldAtCapture, keyCaptureInstants) = capturedOld(clusters)
+    var reconstructions: [Timestamp: [EntitlementKey: EntitlementView]] = [:]
+    func newAtCapture(_ instant: Timestamp) -> [EntitlementKey: EntitlementView] {
+      if let known = reconstructions[instant] { return known }
+      let views = mergedReconstruction(input.customers, at: instant)
+      reconstructions[instant] = views
+      return views
+    }
     var keys: [KeyComparison] = []
     for key in Set(oldNow.keys).union(newNow.keys).sorted() {
       let category = classifier.classify(old: oldNow[key], new: newNow[key])
+      let keyInstant = keyCaptureInstants[key] ?? captureInstant
+      let newThen = keyInstant.map { newAtCapture($0)[key] } ?? nil
       var cause: DifferenceCause?
       if category != .match {
-        if captureInstant == nil {
+        if keyInstant == nil {
           cause = .undetermined
         } else {
-          cause = classifier.agree(oldAtCapture[key], newAtCapture[key]) ? .freshness : .logic
+          cause = classifier.agree(oldAtCapture[key], newThen) ? .freshness : .logic
         }
       }
       keys.append(
         KeyComparison(
           key: key, category: category, cause: cause, old: oldNow[key], new: newNow[key],
           oldAtCapture: oldAtCapture[key],
-          newAtCapture: newAtCapture[key],
+          newAtCapture: newThen,
           explanation: ExplanationWriter.explain(
-            category, old: oldNow[key], new: newNow[key], cause: cause, capturedAt: captureInstant))
+            category, old: oldNow[key], new: newNow[key], cause: cause, capturedAt: keyInstant))
       )
     }
     keys.sort { ($0.category, $0.key) < ($1.category, $1.key) }
@@ -253,6 +264,28 @@ public struct AccountComparator: Sendable {
       latest[group] = response
     }
     return latest.keys.sorted().compactMap { latest[$0] }
+  }
+
+  /// The old logic's view of every key at the capture instant of each Apple Account's latest
+  /// response, and for each key the instant of the response whose view won.
+  private func capturedOld(_ clusters: [AccountInput.Response]) -> (
+    views: [EntitlementKey: EntitlementView], instants: [EntitlementKey: Timestamp]
+  ) {
+    let logic = OldEntitlementLogic(catalog: catalog)
+    var merged: [EntitlementKey: EntitlementView] = [:]
+    var instants: [EntitlementKey: Timestamp] = [:]
+    for cluster in clusters {
+      guard let moment = cluster.capturedAt else { continue }
+      for entitlement in logic.evaluate(cluster.response, at: moment) {
+        let view = Self.view(of: entitlement)
+        let better = NewEntitlementLogic.better(merged[view.key], view)
+        if merged[view.key] == nil || better != merged[view.key] {
+          instants[view.key] = moment
+        }
+        merged[view.key] = better
+      }
+    }
+    return (merged, instants)
   }
 
   private func mergedOld(
