@@ -2,8 +2,8 @@
 // which `receipt-migrate ingest` runs over every stored response.
 //
 // A document that decodes is taken one step further, the way ingest and the reports take it:
-// the merged transactions, every date written as text, and the reference entitlement logic at a
-// fixed instant. Errors are verdicts; crashes, hangs and broken invariants (`invariant`) are
+// the merged transactions, every date written in ISO 8601, and the reference entitlement logic
+// at a fixed instant. Errors are verdicts; crashes, hangs and broken invariants (`invariant`) are
 // findings.
 
 import Chronology
@@ -44,10 +44,10 @@ func use(_ response: VerifyReceiptResponse) {
   }
   dates += response.pendingRenewalInfo.map(\.gracePeriodExpiresDate)
   for case let date? in dates {
-    // Any 64-bit count of milliseconds can arrive in a `*_ms` field.
+    // Any 64-bit count of milliseconds can arrive in a `*_ms` field; reports and logs write
+    // dates in ISO 8601. (LegacyDateFormatter is left out: it writes the simulator's own
+    // dates, never read ones.)
     _ = date.iso8601
-    _ = LegacyDateFormatter.gmt(date)
-    _ = LegacyDateFormatter.pacific(date)
   }
   _ = OldEntitlementLogic().evaluate(response, at: evaluationInstant)
 }
