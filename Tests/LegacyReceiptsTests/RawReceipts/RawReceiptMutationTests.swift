@@ -53,12 +53,9 @@ struct RawReceiptMutationTests {
     #expect(verdicts.refused > 1_000, "only \(verdicts.refused) mutated receipts refused")
   }
 
-  // Crashes the test process (an arithmetic overflow in ASN1Reader's length check) until the
-  // fix for declared lengths near Int.max lands on main; then remove `.disabled`. The inputs
-  // are in Fuzz/Regressions/asn1.
-  @Test(
-    "lengths declared near Int.max at every length octet are refused with a reason",
-    .disabled("until ASN.1 length fix"))
+  /// Lengths near Int.max once trapped ASN1Reader's truncation arithmetic (Fuzz/Regressions/asn1
+  /// and raw-receipt); at every length octet of a real receipt they are refused.
+  @Test("lengths declared near Int.max at every length octet are refused with a reason")
   func lengthsNearIntMax() throws {
     var mutations: [[UInt8]] = []
     for original in try Self.sampleReceipts().prefix(3) {
@@ -73,21 +70,23 @@ struct RawReceiptMutationTests {
     #expect(verdicts.undescribed == 0, "errors without a description")
   }
 
-  // Crashes the test process until the ASN.1 length fix lands, like the test above; then remove
-  // `.disabled`.
-  @Test(
-    "the minimized inputs of Fuzz/Regressions/asn1 and raw-receipt are refused with a reason",
-    .disabled("until ASN.1 length fix"))
+  @Test("the minimized inputs of Fuzz/Regressions/asn1 and raw-receipt are refused with a reason")
   func fuzzFindings() throws {
     // Fuzz/Regressions/raw-receipt/app-receipt-length-near-int-max: a ContentInfo whose length
     // is Int.max.
     let appReceipt: [UInt8] = [0x30, 0x88, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-    #expect(throws: RawReceiptError.self) { try RawReceiptReader().read(appReceipt) }
+    #expect(
+      throws: RawReceiptError.malformedEnvelope(.truncated(offset: 0, needed: .max, available: 10))
+    ) {
+      try RawReceiptReader().read(appReceipt)
+    }
     // Fuzz/Regressions/asn1/top-level-length-near-int-max: a segmented OCTET STRING whose length
     // is 3 short of Int.max.
     let element: [UInt8] = [0x24, 0x88, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFC]
     var reader = ASN1Reader(element)
-    #expect(throws: ASN1Error.self) { try reader.next() }
+    #expect(throws: ASN1Error.truncated(offset: 0, needed: .max, available: 10)) {
+      try reader.next()
+    }
   }
 
   // MARK: - Reading
