@@ -116,17 +116,21 @@ struct ChunkedBodyDecoder {
   /// The index of the CR of the next CRLF at or after `start`, or `nil` when the line is not
   /// complete yet.
   ///
-  /// - Throws: 400 for a bare LF, 431 (trailers) or 400 (size lines) when the line passes `limit`.
+  /// - Throws: 431 (trailers) or 400 (size lines) when the line passes `limit`, whether or not it
+  ///   has ended; 400 for a bare LF within the limit.
   private static func lineEnd(
     in input: UnsafeBufferPointer<UInt8>, from start: Int, limit: Int, what: String
   ) throws(RequestRejection) -> Int? {
     var index = start
     while index < input.count {
       if input[index] == ASCII.lineFeed {
+        // The length is judged first: a line that arrives in pieces is refused for its length
+        // as soon as it passes the limit, before its end is seen, and the verdict must not
+        // depend on how the network split the bytes.
+        guard index + 1 - start <= limit else { throw tooLong(what) }
         guard index > start, input[index - 1] == ASCII.carriageReturn else {
           throw .malformed("a \(what) ends in a bare LF; end every line with CRLF")
         }
-        guard index + 1 - start <= limit else { throw tooLong(what) }
         return index - 1
       }
       index += 1

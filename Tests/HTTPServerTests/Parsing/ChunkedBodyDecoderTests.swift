@@ -109,4 +109,27 @@ struct ChunkedBodyDecoderTests {
       #expect(error.status == .requestHeaderFieldsTooLarge)
     }
   }
+
+  /// Found by `Scripts/fuzz http-request` (Fuzz/Regressions/http-request): a line over the limit
+  /// that ends in a bare LF was refused for its LF when it arrived whole and for its length when
+  /// it arrived in pieces — for a trailer, 400 or 431 depending on how the network split it.
+  @Test(
+    "An over-long line ending in a bare LF is refused for its length however it is split",
+    arguments: [1, 7, 100, Int.max])
+  func refusesOverLongBareLineForItsLength(pieceSize: Int) {
+    let sizeLine = "5;" + String(repeating: "a", count: 1030) + "\n"
+    do {
+      _ = try decode(sizeLine, pieceSize: pieceSize)
+      Issue.record("an over-long size line was accepted")
+    } catch {
+      #expect(error == .malformed("a chunk size line is longer than 1024 bytes"))
+    }
+    let trailer = "0\r\nX-Long: " + String(repeating: "t", count: 200) + "\n"
+    do {
+      _ = try decode(trailer, pieceSize: pieceSize)
+      Issue.record("an over-long trailer was accepted")
+    } catch {
+      #expect(error.status == .requestHeaderFieldsTooLarge)
+    }
+  }
 }
