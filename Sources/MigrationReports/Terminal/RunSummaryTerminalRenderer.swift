@@ -118,9 +118,11 @@ public enum RunSummaryTerminalRenderer {
     if let reportDirectory {
       lines.append("")
       lines.append("Report: \(t(reportDirectory))/report.html")
+      // Every other file the writer produces, named from its own list so this line never lags.
+      let others = ReportWriter.fileNames.filter { $0 != "report.html" }
       lines.append(
-        "        (summary.md, discrepancies.csv, discrepancies.ndjson, run.json, changes.csv and "
-          + "lost-notifications.csv beside it)")
+        "        (" + others.dropLast().joined(separator: ", ") + " and "
+          + (others.last ?? "") + " beside it)")
     }
     return lines.joined(separator: "\n") + "\n"
   }
