@@ -77,9 +77,7 @@ struct AuditCommandEndToEndTests {
 
   @Test("kill -9 in the middle of a refresh, then again: the same report as an uninterrupted night")
   func killedRefresh() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "audit-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Tool.scratch("audit")
     let generated = try Tool.run(
       [
         "simulator", "generate", "--accounts", "150", "--seed", "31", "--days-after", "4", "--out",
@@ -117,16 +115,10 @@ struct AuditCommandEndToEndTests {
 
     // The same audit, killed with SIGKILL once the server has answered a few of its requests.
     for requestsBeforeKill in [3, 9] {
-      let audit = Process()
-      audit.executableURL = Tool.executable
-      audit.arguments = Self.auditArguments(
-        database: "killed.sqlite", reports: "killed", table: "table.csv")
-      audit.currentDirectoryURL = directory
-      audit.environment = Tool.hermeticEnvironment.merging(server.environment) { $1 }
-      audit.standardOutput = Pipe()
-      audit.standardError = Pipe()
       let before = server.requestLines.count
-      try audit.run()
+      let (audit, _) = try Tool.start(
+        Self.auditArguments(database: "killed.sqlite", reports: "killed", table: "table.csv"),
+        in: directory, environment: server.environment)
       try server.waitForRequests(requestsBeforeKill)
       kill(audit.processIdentifier, SIGKILL)
       audit.waitUntilExit()
@@ -176,9 +168,7 @@ struct AuditCommandEndToEndTests {
     "SIGINT, SIGTERM and SIGHUP stop a backfill cleanly with 130, 143 and 129; the rerun resumes",
     arguments: [(2, 130), (15, 143), (1, 129)] as [(Int32, Int32)])
   func signals(signal: Int32, status: Int32) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "signals-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Tool.scratch("signals")
     let generated = try Tool.run(
       ["simulator", "generate", "--accounts", "60", "--seed", "37", "--out", "world"],
       in: directory)
@@ -187,15 +177,8 @@ struct AuditCommandEndToEndTests {
       world: "world", clock: "2025-11-01T00:00:00Z", latency: "40ms", in: directory)
     defer { server.stop() }
     let arguments = Self.auditArguments(database: "store.sqlite", reports: "r", table: nil)
-    let audit = Process()
-    audit.executableURL = Tool.executable
-    audit.arguments = arguments
-    audit.currentDirectoryURL = directory
-    audit.environment = Tool.hermeticEnvironment.merging(server.environment) { $1 }
-    let errors = Pipe()
-    audit.standardOutput = Pipe()
-    audit.standardError = errors
-    try audit.run()
+    let (audit, errors) = try Tool.start(
+      arguments, in: directory, environment: server.environment)
     try server.waitForRequests(6)
     kill(audit.processIdentifier, signal)
     // A stop that hangs must fail this test, not the whole suite: kill it after a minute.

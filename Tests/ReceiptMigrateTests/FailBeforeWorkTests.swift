@@ -6,9 +6,7 @@ import Testing
 @Suite("Fail before work")
 struct FailBeforeWorkTests {
   func scratch() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "fail-before-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Tool.scratch("fail-before")
     // The embedded simulator's world, so that only the missing input can stop the run.
     try FileManager.default.copyItem(
       at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))

@@ -31,6 +31,31 @@ struct Tool {
     var standardError: String
   }
 
+  /// A new empty folder for one test, named after it.
+  static func scratch(_ prefix: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "\(prefix)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+  }
+
+  /// Starts the tool without waiting for it, for tests that signal or kill it; its standard
+  /// output is discarded and its standard error is returned to read.
+  static func start(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) throws -> (process: Process, standardError: Pipe) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    process.environment = hermeticEnvironment.merging(environment) { $1 }
+    let errors = Pipe()
+    process.standardOutput = Pipe()
+    process.standardError = errors
+    try process.run()
+    return (process, errors)
+  }
+
   /// Runs the tool to completion.
   ///
   /// - Parameters:

@@ -29,9 +29,7 @@ struct KillMatrixTests {
 
   @Test("SIGKILL at any moment of migrate, then a rerun: the same verdict for every account")
   func killAnywhere() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "kills-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try Tool.scratch("kills")
     let generated = try Tool.run(
       ["simulator", "generate", "--accounts", "150", "--seed", "43", "--out", "world"],
       in: directory)
@@ -54,15 +52,8 @@ struct KillMatrixTests {
     var killedWhileRunning = 0
     var stagesHit: Set<String> = []
     func killedRun(after delay: Int) throws {
-      let migrate = Process()
-      migrate.executableURL = Tool.executable
-      migrate.arguments = arguments("killed")
-      migrate.currentDirectoryURL = directory
-      migrate.environment = Tool.hermeticEnvironment.merging(server.environment) { $1 }
-      let errors = Pipe()
-      migrate.standardOutput = Pipe()
-      migrate.standardError = errors
-      try migrate.run()
+      let (migrate, errors) = try Tool.start(
+        arguments("killed"), in: directory, environment: server.environment)
       usleep(useconds_t(delay * 1_000))
       kill(migrate.processIdentifier, SIGKILL)
       let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
