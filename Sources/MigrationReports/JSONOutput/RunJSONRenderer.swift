@@ -58,6 +58,19 @@ struct RunJSONRenderer {
     }
     writer.field("none", statistics.withoutCause)
     writer.endObject()
+    // Every category with its accounts by cause (zero when none), for scripts that weigh logic
+    // differences apart from snapshot age.
+    writer.key("by_category_and_cause")
+    writer.beginObject()
+    for category in DiscrepancyCategory.allCases {
+      writer.key(category.rawValue)
+      writer.beginObject()
+      for cause in DifferenceCause.allCases {
+        writer.field(cause.rawValue, statistics.count(category, cause: cause))
+      }
+      writer.endObject()
+    }
+    writer.endObject()
     writer.key("transitions")
     writer.beginObject()
     for old in StatusTransitions.states {

@@ -70,15 +70,24 @@ struct SummaryMarkdownRenderer {
 
     lines.append("## Categories")
     lines.append("")
-    lines.append("| Category | Accounts | Share | Impact |")
-    lines.append("|---|---:|---:|---|")
+    lines.append("| Category | Accounts | Share | Impact | Logic | Freshness |")
+    lines.append("|---|---:|---:|---|---:|---:|")
     for category in DisplayOrder.categories where statistics.count(category) > 0 {
       let count = statistics.count(category)
+      let caused = category != .match && statistics.hasCauses(category)
+      let logic = caused ? ReportFormatting.count(statistics.count(category, cause: .logic)) : ""
+      let freshness =
+        caused ? ReportFormatting.count(statistics.count(category, cause: .freshness)) : ""
       lines.append(
         "| \(category.title) (`\(category.rawValue)`) | \(ReportFormatting.count(count)) | "
-          + "\(ReportFormatting.share(count, of: total)) | \(ReportFormatting.impact(category.impact)) |"
-      )
+          + "\(ReportFormatting.share(count, of: total)) | \(ReportFormatting.impact(category.impact)) | "
+          + "\(logic) | \(freshness) |")
     }
+    lines.append("")
+    lines.append(
+      "*Logic*: the two sides read the same moment differently — what the switch itself "
+        + "changes. *Freshness*: the stored snapshot was older than the App Store's answer — "
+        + "expected, not a bug.")
     lines.append("")
 
     if !statistics.topExplanations.isEmpty {

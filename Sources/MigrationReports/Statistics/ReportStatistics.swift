@@ -14,6 +14,9 @@ struct ReportStatistics: Hashable, Sendable {
   private(set) var byCategory: [DiscrepancyCategory: Int] = [:]
   private(set) var byImpact: [DiscrepancyCategory.Impact: Int] = [:]
   private(set) var byCause: [DifferenceCause: Int] = [:]
+  /// Accounts per category and cause: what the switch itself changes (logic) apart from what
+  /// an old snapshot explains (freshness).
+  private(set) var byCategoryAndCause: [DiscrepancyCategory: [DifferenceCause: Int]] = [:]
   /// Accounts whose comparison has no cause: account-level categories and matches.
   private(set) var withoutCause = 0
   /// Accounts that have a table category.
@@ -35,6 +38,7 @@ struct ReportStatistics: Hashable, Sendable {
       byImpact[comparison.category.impact, default: 0] += 1
       if let cause = comparison.cause {
         byCause[cause, default: 0] += 1
+        byCategoryAndCause[comparison.category, default: [:]][cause, default: 0] += 1
       } else {
         withoutCause += 1
       }
@@ -81,6 +85,14 @@ struct ReportStatistics: Hashable, Sendable {
 
   /// Accounts with a cause.
   func count(_ cause: DifferenceCause) -> Int { byCause[cause] ?? 0 }
+
+  /// Accounts in a category with a cause.
+  func count(_ category: DiscrepancyCategory, cause: DifferenceCause) -> Int {
+    byCategoryAndCause[category]?[cause] ?? 0
+  }
+
+  /// Whether any account of the category has a cause (key-level categories do).
+  func hasCauses(_ category: DiscrepancyCategory) -> Bool { byCategoryAndCause[category] != nil }
 
   /// Accounts whose table has a category.
   func tableCount(_ category: DiscrepancyCategory) -> Int { byTableCategory[category] ?? 0 }

@@ -52,16 +52,21 @@ public enum RunSummaryTerminalRenderer {
     lines.append(indent(impacts.rendered()))
     lines.append("")
 
+    // Logic: the two sides read the same moment differently (what the switch changes);
+    // freshness: the snapshot was old (expected). Account-level categories have no cause.
     var categories = TextTable(columns: [
       .init("Category"), .init("Accounts", alignment: .right), .init("Share", alignment: .right),
-      .init("Impact"),
+      .init("Impact"), .init("Logic", alignment: .right), .init("Freshness", alignment: .right),
     ])
     for category in DisplayOrder.categories where statistics.count(category) > 0 {
       let count = statistics.count(category)
+      let caused = category != .match && statistics.hasCauses(category)
       categories.addRow(
         [
           category.rawValue, ReportFormatting.count(count),
           ReportFormatting.share(count, of: total), ReportFormatting.impact(category.impact),
+          caused ? ReportFormatting.count(statistics.count(category, cause: .logic)) : "",
+          caused ? ReportFormatting.count(statistics.count(category, cause: .freshness)) : "",
         ])
     }
     lines.append(indent(categories.rendered()))
