@@ -88,6 +88,29 @@ struct MigrateCommandEndToEndTests {
     #expect(summary.contains("Simulated App Store"))
   }
 
+  @Test("without a catalogue, products are learnt from the App Store: every category exact")
+  func withoutCatalogue() throws {
+    let directory = try IngestCommandEndToEndTests().workingCopy()
+    // The default inputs named explicitly, but no --catalog: the team table's rows must still
+    // be keyed like the App Store's (by subscription group), from Apple's own signed types.
+    let result = try Tool.run(
+      [
+        "migrate", "--legacy", "Legacy/sample/receipts.ndjson", "--current-entitlements",
+        "Legacy/sample/current-entitlements.csv", "--receipt-root",
+        "Legacy/sample/signing/root.pem",
+      ], in: directory)
+    #expect(result.status == 0, "\(result.standardError)")
+    let got = try found(directory.appendingPathComponent("Reports/latest/discrepancies.csv"))
+    let want = try expected(directory.appendingPathComponent("Legacy/sample/expected.csv"))
+    let wrong = want.keys.sorted().filter { got[$0] != want[$0] }
+    // Non-renewing subscriptions last what the catalogue says, which the App Store does not
+    // carry: those accounts are the only ones allowed to differ, as duration_unknown.
+    let unexplained = wrong.filter { !(got[$0] ?? "").contains("duration_unknown") }
+    #expect(
+      got.count == want.count && unexplained.isEmpty,
+      "\(unexplained.map { "\($0): \(got[$0] ?? "-") expected \(want[$0] ?? "-")" })")
+  }
+
   @Test(
     "killed with SIGKILL at any moment and run again, it ends as an uninterrupted run",
     arguments: [150, 500, 1_200])

@@ -113,6 +113,26 @@ public struct RunRecipe: Sendable {
         }
       }
     }
-    return CompareOptions(asOf: asOf, catalog: try catalog(), table: table)
+    return CompareOptions(
+      asOf: asOf, catalog: Self.completing(try catalog(), from: try store.productsSeen()),
+      table: table)
+  }
+
+  /// The catalogue given (or none), completed with every product the App Store's signed
+  /// transactions describe and the catalogue omits: its kind from Apple's `type`, and a
+  /// subscription's group. Without it, the team table's rows could only be keyed by product
+  /// while both other sides are keyed by subscription group, and every subscription would
+  /// differ. A catalogue entry always wins; a non-renewing subscription learnt this way has no
+  /// duration (the App Store does not carry one), so it stays `duration_unknown`.
+  static func completing(
+    _ catalog: ProductCatalog?, from seen: [(productId: String, type: String?, group: String?)]
+  ) -> ProductCatalog? {
+    var products = catalog?.products ?? [:]
+    for product in seen where products[product.productId] == nil {
+      guard let kind = product.type.flatMap(ProductKind.init(parsing:)) else { continue }
+      products[product.productId] = ProductCatalog.Product(
+        kind: kind, subscriptionGroupIdentifier: kind == .autoRenewable ? product.group : nil)
+    }
+    return products.isEmpty ? catalog : ProductCatalog(products: products)
   }
 }

@@ -13,6 +13,26 @@ extension MigrationStore {
     return ids
   }
 
+  /// Every product the App Store's stored transactions name, with the type and subscription
+  /// group Apple signed for it: what the comparison learns of products the catalogue omits.
+  ///
+  /// - Returns: one entry per product id, sorted; type and group as stored (`nil` when no
+  ///   transaction carried them).
+  /// - Throws: `SQLiteError`.
+  public func productsSeen() throws -> [(productId: String, type: String?, group: String?)] {
+    var products: [(String, String?, String?)] = []
+    try database.forEachRow(
+      """
+      SELECT product_id, MAX(type), MAX(subscription_group) FROM transactions
+      WHERE product_id IS NOT NULL GROUP BY product_id ORDER BY product_id
+      """
+    ) {
+      products.append(
+        (try $0.string(at: 0), try $0.optionalString(at: 1), try $0.optionalString(at: 2)))
+    }
+    return products
+  }
+
   /// Whether the store holds an account.
   ///
   /// - Parameter accountId: the account.
