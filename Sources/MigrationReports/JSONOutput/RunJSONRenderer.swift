@@ -58,6 +58,25 @@ struct RunJSONRenderer {
     }
     writer.field("none", statistics.withoutCause)
     writer.endObject()
+    // Every product with its accounts, keys and key categories (only those present).
+    writer.key("by_product")
+    writer.beginArray()
+    for product in statistics.products {
+      writer.beginObject()
+      writer.field("product_id", product.productId)
+      writer.field("subscription_group", product.group.isEmpty ? nil : product.group)
+      writer.field("accounts", product.accounts)
+      writer.field("keys", product.keys)
+      writer.field("differing_keys", product.differing)
+      writer.key("by_category")
+      writer.beginObject()
+      for category in DiscrepancyCategory.allCases {
+        if let count = product.byCategory[category] { writer.field(category.rawValue, count) }
+      }
+      writer.endObject()
+      writer.endObject()
+    }
+    writer.endArray()
     // Every category with its accounts by cause (zero when none), for scripts that weigh logic
     // differences apart from snapshot age.
     writer.key("by_category_and_cause")

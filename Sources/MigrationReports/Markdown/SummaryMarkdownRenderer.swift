@@ -90,6 +90,29 @@ struct SummaryMarkdownRenderer {
         + "expected, not a bug.")
     lines.append("")
 
+    if !statistics.products.isEmpty {
+      lines.append("## By product")
+      lines.append("")
+      lines.append("| Product | Group | Accounts | Keys | Differ | Categories |")
+      lines.append("|---|---|---:|---:|---:|---|")
+      for product in statistics.products.prefix(20) {
+        let categories = DisplayOrder.categories.compactMap { category -> String? in
+          guard category != .match, let count = product.byCategory[category] else { return nil }
+          return "`\(category.rawValue)` \(ReportFormatting.count(count))"
+        }
+        lines.append(
+          "| `\(code(product.productId))` | \(product.group.isEmpty ? "—" : "`\(code(product.group))`") | "
+            + "\(ReportFormatting.count(product.accounts)) | \(ReportFormatting.count(product.keys)) | "
+            + "\(ReportFormatting.count(product.differing)) | \(categories.joined(separator: ", ")) |"
+        )
+      }
+      if statistics.products.count > 20 {
+        lines.append("")
+        lines.append("(\(statistics.products.count - 20) more in run.json.)")
+      }
+      lines.append("")
+    }
+
     if !statistics.topExplanations.isEmpty {
       lines.append("## Top explanations")
       lines.append("")

@@ -17,6 +17,8 @@ struct ReportStatistics: Hashable, Sendable {
   /// Accounts per category and cause: what the switch itself changes (logic) apart from what
   /// an old snapshot explains (freshness).
   private(set) var byCategoryAndCause: [DiscrepancyCategory: [DifferenceCause: Int]] = [:]
+  /// Every product's accounts, keys and key categories, most differing keys first.
+  private(set) var products: [ProductBreakdown] = []
   /// Accounts whose comparison has no cause: account-level categories and matches.
   private(set) var withoutCause = 0
   /// Accounts that have a table category.
@@ -65,6 +67,7 @@ struct ReportStatistics: Hashable, Sendable {
         explanations[template] = (entry.category, entry.accounts + 1)
       }
     }
+    products = ProductBreakdown.tally(comparisons)
     topExplanations =
       explanations.map {
         Explanation(text: $0.key, category: $0.value.category, accounts: $0.value.accounts)

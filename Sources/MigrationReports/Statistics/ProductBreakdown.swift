@@ -1,0 +1,46 @@
+import Entitlements
+
+/// One product's (or one subscription group's) share of a run: how many accounts and keys it
+/// appears in, and how its keys are classified. Keys are counted where they rest: a
+/// subscription group's key under the product either side names for it.
+struct ProductBreakdown: Hashable, Sendable {
+  /// The product id (the App Store side's, else the legacy or table side's).
+  var productId: String
+  /// The subscription group, empty for a product outside groups.
+  var group: String
+  /// Accounts with a key of this product.
+  var accounts = 0
+  /// Keys of this product, by their category.
+  var byCategory: [DiscrepancyCategory: Int] = [:]
+
+  /// Keys of this product.
+  var keys: Int { byCategory.values.reduce(0, +) }
+
+  /// Keys of this product whose category is not `match`.
+  var differing: Int { keys - (byCategory[.match] ?? 0) }
+
+  /// Tallies every key of the comparisons by product, sorted by keys that differ (most first),
+  /// then by product id.
+  static func tally(_ comparisons: [AccountComparison]) -> [ProductBreakdown] {
+    var products: [String: ProductBreakdown] = [:]
+    for comparison in comparisons {
+      var seen: Set<String> = []
+      for key in comparison.keys {
+        let productId =
+          key.new?.productId ?? key.old?.productId ?? key.table?.productId ?? key.key.description
+        let group: String
+        switch key.key {
+        case .subscriptionGroup(let identifier): group = identifier
+        case .product: group = ""
+        }
+        var entry = products[productId] ?? ProductBreakdown(productId: productId, group: group)
+        entry.byCategory[key.category, default: 0] += 1
+        if seen.insert(productId).inserted { entry.accounts += 1 }
+        products[productId] = entry
+      }
+    }
+    return products.values.sorted {
+      ($0.differing, $1.productId) > ($1.differing, $0.productId)
+    }
+  }
+}
