@@ -39,6 +39,14 @@ public struct EntitlementView: Hashable, Sendable {
   /// A non-renewing subscription whose duration the catalogue does not give: the comparison
   /// cannot say whether it still grants access (`duration_unknown`).
   public var isDurationUnknown = false
+  /// What the deciding transaction cost, in thousandths of `currency` (the App Store side only:
+  /// legacy receipts carry no price).
+  public var price: Int64?
+  /// The ISO 4217 code of `price`.
+  public var currency: String?
+  /// When the deciding transaction was bought: with `expiresDate`, the period a subscription's
+  /// price pays for.
+  public var purchaseDate: Timestamp?
 
   /// Creates a view.
   ///

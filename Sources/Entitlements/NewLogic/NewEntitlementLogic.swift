@@ -222,6 +222,9 @@ public struct NewEntitlementLogic: Sendable {
     view.offerType = transaction.offerType?.rawValue
     view.originalTransactionId = transaction.originalTransactionId
     view.transactionId = transaction.transactionId
+    view.price = transaction.price
+    view.currency = transaction.currency
+    view.purchaseDate = transaction.purchaseDate
     return view
   }
 

@@ -58,6 +58,37 @@ struct RunJSONRenderer {
     }
     writer.field("none", statistics.withoutCause)
     writer.endObject()
+    // What the differing keys are worth, per impact and category, per currency, as decimal
+    // strings in the currency's unit (never floating point, never converted).
+    writer.key("money")
+    writer.beginObject()
+    writer.field("unpriced_keys", statistics.money.unpricedKeys)
+    func amounts(_ byCurrency: [String: MoneyAtStake.Amounts]?) {
+      writer.beginObject()
+      for (currency, amounts) in (byCurrency ?? [:]).sorted(by: { $0.key < $1.key }) {
+        writer.key(currency)
+        writer.beginObject()
+        writer.field("recurring_monthly", MoneyAtStake.text(amounts.recurringMonthly))
+        writer.field("one_time", MoneyAtStake.text(amounts.oneTime))
+        writer.endObject()
+      }
+      writer.endObject()
+    }
+    writer.key("by_impact")
+    writer.beginObject()
+    for impact in DiscrepancyCategory.Impact.allCases where impact != .none {
+      writer.key(impact.rawValue)
+      amounts(statistics.money.byImpact[impact])
+    }
+    writer.endObject()
+    writer.key("by_category")
+    writer.beginObject()
+    for category in DiscrepancyCategory.allCases where category != .match {
+      writer.key(category.rawValue)
+      amounts(statistics.money.byCategory[category])
+    }
+    writer.endObject()
+    writer.endObject()
     // Every product with its accounts, keys and key categories (only those present).
     writer.key("by_product")
     writer.beginArray()

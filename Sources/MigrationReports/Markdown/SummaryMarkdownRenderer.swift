@@ -90,6 +90,35 @@ struct SummaryMarkdownRenderer {
         + "expected, not a bug.")
     lines.append("")
 
+    if !statistics.money.currencies.isEmpty {
+      lines.append("## Money at stake")
+      lines.append("")
+      lines.append(
+        "From the App Store's deciding transactions, per currency, never converted: recurring "
+          + "revenue normalised to a month (price × 30.4375 days ÷ the transaction's own "
+          + "period), one-time purchases at their price.")
+      lines.append("")
+      lines.append("| Impact | Currency | Recurring per month | One-time |")
+      lines.append("|---|---|---:|---:|")
+      for impact in DiscrepancyCategory.Impact.allCases where impact != .none {
+        for (currency, amounts) in (statistics.money.byImpact[impact] ?? [:]).sorted(by: {
+          $0.key < $1.key
+        }) {
+          lines.append(
+            "| \(ReportFormatting.impact(impact)) | \(code(currency)) | "
+              + "\(MoneyAtStake.text(amounts.recurringMonthly)) | \(MoneyAtStake.text(amounts.oneTime)) |"
+          )
+        }
+      }
+      if statistics.money.unpricedKeys > 0 {
+        lines.append("")
+        lines.append(
+          "\(ReportFormatting.count(statistics.money.unpricedKeys)) differing key(s) carry no "
+            + "price and are not counted.")
+      }
+      lines.append("")
+    }
+
     if !statistics.products.isEmpty {
       lines.append("## By product")
       lines.append("")

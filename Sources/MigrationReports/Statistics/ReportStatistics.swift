@@ -17,6 +17,8 @@ struct ReportStatistics: Hashable, Sendable {
   /// Accounts per category and cause: what the switch itself changes (logic) apart from what
   /// an old snapshot explains (freshness).
   private(set) var byCategoryAndCause: [DiscrepancyCategory: [DifferenceCause: Int]] = [:]
+  /// What the differing keys are worth, per currency.
+  private(set) var money = MoneyAtStake()
   /// Every product's accounts, keys and key categories, most differing keys first.
   private(set) var products: [ProductBreakdown] = []
   /// Accounts whose comparison has no cause: account-level categories and matches.
@@ -53,6 +55,7 @@ struct ReportStatistics: Hashable, Sendable {
       }
       for key in comparison.keys {
         keys += 1
+        money.add(key)
         transitions.add(old: key.old?.status, new: key.new?.status)
         if let old = key.old?.expiresDate, let new = key.new?.expiresDate {
           expiryDifferences.add(old: old, new: new)

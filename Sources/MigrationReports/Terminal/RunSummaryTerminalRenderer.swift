@@ -70,6 +70,19 @@ public enum RunSummaryTerminalRenderer {
         ])
     }
     lines.append(indent(categories.rendered()))
+    if !statistics.money.currencies.isEmpty {
+      // Per currency, never converted; subscriptions per month, one-time purchases once.
+      lines.append("")
+      lines.append("Money at stake (App Store prices; subscriptions per month, one-time once):")
+      for impact in DiscrepancyCategory.Impact.allCases where impact != .none {
+        guard let byCurrency = statistics.money.byImpact[impact] else { continue }
+        let amounts = byCurrency.sorted { $0.key < $1.key }.map { currency, amounts in
+          "\(t(currency)) \(MoneyAtStake.text(amounts.recurringMonthly))/month"
+            + (amounts.oneTime != 0 ? " + \(MoneyAtStake.text(amounts.oneTime)) one-time" : "")
+        }
+        lines.append("  \(ReportFormatting.headline(impact)): " + amounts.joined(separator: "; "))
+      }
+    }
 
     if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
       lines.append("")
