@@ -15,7 +15,7 @@ struct HTMLReportRenderer {
   let content: ReportContent
 
   var summary: RunSummary { content.summary }
-  private var statistics: ReportStatistics { content.statistics }
+  var statistics: ReportStatistics { content.statistics }
 
   func render() -> String {
     var output = ReportOutput()
@@ -41,6 +41,7 @@ struct HTMLReportRenderer {
     html += headline()
     html += sinceLastRun()
     html += categories()
+    html += valueSections()
     html += "<div class=\"pair\">\n" + transitions() + expiryDifferences() + "</div>\n"
     if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
       html += teamTable()
@@ -56,8 +57,8 @@ struct HTMLReportRenderer {
       "<footer><p>Written by receipt-migrate \(e(summary.toolVersion)) for run "
       + "<code>\(e(summary.runId))</code>. This file is self-contained: it loads nothing from "
       + "the network or from other files. The same data is in <code>summary.md</code>, "
-      + "<code>discrepancies.csv</code>, <code>discrepancies.ndjson</code> and "
-      + "<code>run.json</code> beside it.</p></footer>\n"
+      + "<code>discrepancies.csv</code>, <code>discrepancies.ndjson</code>, "
+      + "<code>discrepancy-keys.csv</code> and <code>run.json</code> beside it.</p></footer>\n"
     html += "<script>\(HTMLAssets.script)</script>\n</body>\n</html>\n"
     output.write(html)
   }
