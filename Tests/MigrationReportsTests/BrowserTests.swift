@@ -64,12 +64,14 @@ struct BrowserTests {
         == String(categoryBars + tableBars + histogramBars),
       "every non-empty bar of the three charts has a laid-out size")
 
+    // Matching accounts are collapsed by default: the first view lists what differs.
     let rows = Self.accountRows(dom)
+    let matches = SampleWorld.comparisons.filter { $0.category == .match }.count
     #expect(rows.count == SampleWorld.comparisons.count)
-    #expect(rows.allSatisfy { !$0.contains("hidden") })
+    #expect(rows.filter { $0.contains("hidden") }.count == matches)
     let showsFilters = dom.contains("<div class=\"filters\" id=\"filters\">")
     #expect(showsFilters, "the script did not show the filters")
-    let counted = dom.contains("Showing 28 of 28 accounts")
+    let counted = dom.contains("Showing \(28 - matches) of 28 accounts")
     #expect(counted, "the script did not count the rows")
     // The browser serialises text with only &, < and > escaped: the id is there as text.
     let hostileAsText = dom.contains(
@@ -85,7 +87,11 @@ struct BrowserTests {
       ("category=*&account=ACCT-10", 20),
       ("account=%E6%9D%B1%E4%BA%AC", 1),
       ("account=%3Cscript", 1),
-      ("category=no_such_category", 28),
+      ("category=no_such_category", 24),
+      ("category=", 28),
+      ("impact=loses_access", 7),
+      ("account=com.example.lifetime", 2),
+      ("q=refunded", 3),
     ])
   func filters(fragment: String, visible: Int) throws {
     let page = try Self.writeReport()
@@ -97,5 +103,26 @@ struct BrowserTests {
     #expect(rows.filter { !$0.contains("hidden") }.count == visible)
     let counted = dom.contains("Showing \(visible) of 28 accounts")
     #expect(counted, "the script did not say it shows \(visible) of 28 accounts")
+  }
+
+  @Test("a sort in the fragment orders the rows and marks the column")
+  func sorting() throws {
+    let page = try Self.writeReport()
+    let url = try #require(URL(string: page.absoluteString + "#category=&sort=account-desc"))
+    let dom = try Chromium.dumpDOM(of: url)
+    #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
+    #expect(Self.attribute("data-sorted", ofBodyIn: dom) == "account desc")
+    let ids = dom.components(separatedBy: "<td class=\"id\">").dropFirst().map {
+      String($0.prefix { $0 != "<" })
+    }
+    #expect(ids.count == SampleWorld.comparisons.count)
+    #expect(ids == ids.sorted { $0.localizedStandardCompare($1) == .orderedDescending })
+  }
+
+  @Test("at a phone's width (390 px) nothing makes the page wider than the window")
+  func phoneWidth() throws {
+    let dom = try Chromium.dumpDOM(of: try Self.writeReport(), width: 390)
+    #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
+    #expect(Self.attribute("data-overflow", ofBodyIn: dom) == "false")
   }
 }

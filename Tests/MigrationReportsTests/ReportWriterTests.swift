@@ -152,7 +152,7 @@ struct ReportWriterTests {
       summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
       options: ReportOptions(htmlRowLimit: 25))[0].text
     #expect(html.components(separatedBy: " data-cat=\"").count - 1 == 25)
-    #expect(html.components(separatedBy: "<tbody data-cat=\"match\">").count - 1 == 1)
+    #expect(html.components(separatedBy: "<tbody data-cat=\"match\" ").count - 1 == 1)
     #expect(html.contains("The first 25 of 28 accounts"))
     #expect(html.contains("the other 3 are left out"))
     #expect(html.contains("<table id=\"accounts\" data-accounts=\"28\">"))

@@ -49,7 +49,7 @@ struct ScaleTests {
     #expect(rows == min(count, options.htmlRowLimit))
     #expect(details == min(discrepancies, options.htmlEvidenceLimit))
     // Every account that does not match is listed before any match is.
-    let listedMatches = html.components(separatedBy: "<tbody data-cat=\"match\">").count - 1
+    let listedMatches = html.components(separatedBy: "<tbody data-cat=\"match\" ").count - 1
     #expect(listedMatches == max(0, min(count, options.htmlRowLimit) - discrepancies))
     // The budget: about 400 bytes per row and 4 KB per expandable evidence, plus the page.
     let budget = 400 * rows + 4_096 * details + 200_000

@@ -14,6 +14,8 @@ struct HorizontalBarChart {
     var tone: String
     /// The accessible title: a full sentence.
     var title: String
+    /// Where a click on the row goes (a fragment that filters the account table), if anywhere.
+    var link: String? = nil
   }
 
   /// One bar's geometry, in the chart's coordinates.
@@ -66,6 +68,7 @@ struct HorizontalBarChart {
       + "y2=\"\(n(height))\"/>\n"
     for bar in bars {
       let middle = bar.y + bar.height / 2
+      if let link = bar.row.link { svg += "<a href=\"\(HTMLText.escape(link))\">" }
       svg += "<g class=\"row\"><title>\(HTMLText.escape(bar.row.title))</title>"
       svg +=
         "<text class=\"label\" x=\"\(n(Self.labelWidth - 10))\" y=\"\(n(middle))\" "
@@ -75,7 +78,8 @@ struct HorizontalBarChart {
         + "width=\"\(n(bar.width))\" height=\"\(n(bar.height))\" rx=\"2\"/>"
       svg +=
         "<text class=\"value\" x=\"\(n(bar.x + bar.width + 6))\" y=\"\(n(middle))\" "
-        + "dominant-baseline=\"central\">\(HTMLText.escape(bar.row.valueText))</text></g>\n"
+        + "dominant-baseline=\"central\">\(HTMLText.escape(bar.row.valueText))</text></g>"
+      svg += bar.row.link == nil ? "\n" : "</a>\n"
     }
     svg += "</svg>"
     return svg

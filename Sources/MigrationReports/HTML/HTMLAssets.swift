@@ -110,6 +110,14 @@ enum HTMLAssets {
       .facts{display:grid;grid-template-columns:max-content 1fr;gap:4px 18px;margin:0 0 8px}
       .facts dt{color:var(--muted)}
       .facts dd{margin:0}
+      a.card{color:inherit;text-decoration:none}
+      a.card:hover,a.card:focus{outline:2px solid var(--line)}
+      th[data-sort]{cursor:pointer}
+      th[aria-sort=ascending]::after{content:" ▲"}
+      th[aria-sort=descending]::after{content:" ▼"}
+      @media (max-width:600px){header,main,footer{padding:0 12px}.cards{grid-template-columns:1fr 1fr}
+      .matrix th,.matrix td{padding:4px 6px;min-width:0}.filters{flex-wrap:wrap}
+      table{font-size:13px}td.id{word-break:break-all}}
       @media print{body{background:#fff}section{break-inside:avoid}.filters{display:none}}
 
       """
@@ -155,24 +163,26 @@ enum HTMLAssets {
         return;
       }
       var rows = Array.prototype.slice.call(table.tBodies);
-      var ids = rows.map(function (row) {
-        return row.rows[0].cells[0].textContent.toLowerCase();
-      });
-      var categories = rows.map(function (row) {
-        return row.getAttribute("data-cat");
+      var texts = rows.map(function (row) {
+        return row.getAttribute("data-text") || row.rows[0].cells[0].textContent.toLowerCase();
       });
       var total = rows.length.toLocaleString("en-US");
       var all = Number(table.getAttribute("data-accounts"));
       var suffix = all > rows.length
         ? " listed here (of " + all.toLocaleString("en-US") + ")"
         : " accounts";
+      var impact = "";
+      // Matching accounts are collapsed by default: the first view shows what differs.
+      var differing = rows.some(function (row) { return row.getAttribute("data-cat") !== "match"; });
       function apply() {
         var wanted = category.value;
         var needle = search.value.trim().toLowerCase();
         var count = 0;
         for (var i = 0; i < rows.length; i++) {
-          var visible = (wanted === "" || (wanted === "*" ? categories[i] !== "match" : categories[i] === wanted))
-            && (needle === "" || ids[i].indexOf(needle) !== -1);
+          var cat = rows[i].getAttribute("data-cat");
+          var visible = (wanted === "" || (wanted === "*" ? cat !== "match" : cat === wanted))
+            && (impact === "" || rows[i].getAttribute("data-impact") === impact)
+            && (needle === "" || texts[i].indexOf(needle) !== -1);
           if (rows[i].hidden === visible) {
             rows[i].hidden = !visible;
           }
@@ -182,9 +192,48 @@ enum HTMLAssets {
         }
         shown.textContent = "Showing " + count.toLocaleString("en-US") + " of " + total + suffix;
       }
+      // Sorting: by a column's text, numbers in order; a second click reverses it.
+      var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+      var sorted = { column: "", descending: false };
+      function sortBy(name, descending) {
+        var index = -1;
+        for (var h = 0; h < headers.length; h++) {
+          if (headers[h].getAttribute("data-sort") === name) {
+            index = h;
+          }
+        }
+        if (index < 0) {
+          return;
+        }
+        var order = rows.map(function (row, position) {
+          return { row: row, text: texts[position], key: row.rows[0].cells[index].textContent };
+        });
+        order.sort(function (a, b) {
+          var c = a.key.localeCompare(b.key, "en", { numeric: true });
+          return descending ? -c : c;
+        });
+        for (var o = 0; o < order.length; o++) {
+          rows[o] = order[o].row;
+          texts[o] = order[o].text;
+          table.appendChild(order[o].row);
+        }
+        for (var k = 0; k < headers.length; k++) {
+          headers[k].removeAttribute("aria-sort");
+        }
+        headers[index].setAttribute("aria-sort", descending ? "descending" : "ascending");
+        sorted = { column: name, descending: descending };
+        body.setAttribute("data-sorted", name + (descending ? " desc" : ""));
+      }
+      headers.forEach(function (header) {
+        header.addEventListener("click", function () {
+          var name = header.getAttribute("data-sort");
+          sortBy(name, sorted.column === name ? !sorted.descending : false);
+        });
+      });
       function readLocation() {
         var parameters = new URLSearchParams(window.location.hash.slice(1));
         var wanted = parameters.get("category");
+        category.value = differing ? "*" : "";
         if (wanted !== null) {
           for (var i = 0; i < category.options.length; i++) {
             if (category.options[i].value === wanted) {
@@ -192,12 +241,23 @@ enum HTMLAssets {
             }
           }
         }
-        var account = parameters.get("account");
+        impact = parameters.get("impact") || "";
+        if (impact !== "" && wanted === null) {
+          category.value = "";
+        }
+        var account = parameters.get("account") || parameters.get("q");
         if (account !== null) {
           search.value = account;
         }
+        var sort = parameters.get("sort");
+        if (sort !== null) {
+          sortBy(sort.replace(/-desc$/, ""), /-desc$/.test(sort));
+        }
       }
-      category.addEventListener("change", apply);
+      category.addEventListener("change", function () {
+        impact = "";
+        apply();
+      });
       search.addEventListener("input", apply);
       window.addEventListener("hashchange", function () {
         readLocation();
@@ -205,6 +265,11 @@ enum HTMLAssets {
       });
       readLocation();
       apply();
+      // Whether the page is wider than the window (a phone-width check reads it).
+      body.setAttribute(
+        "data-overflow",
+        String(document.documentElement.scrollWidth > window.innerWidth + 1)
+      );
       document.getElementById("filters").hidden = false;
       body.setAttribute("data-ready", "true");
     })();

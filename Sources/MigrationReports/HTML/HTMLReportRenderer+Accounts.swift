@@ -49,14 +49,16 @@ extension HTMLReportRenderer {
         "<option value=\"\(category.rawValue)\">\(e(category.title)) "
         + "(\(ReportFormatting.count(statistics.count(category))))</option>"
     }
-    html += "</select>\n<label for=\"filter-account\">Account</label>\n"
+    html += "</select>\n<label for=\"filter-account\">Search</label>\n"
     html +=
-      "<input id=\"filter-account\" type=\"search\" placeholder=\"part of an account id\" autocomplete=\"off\">\n"
+      "<input id=\"filter-account\" type=\"search\" placeholder=\"account id, product or words\" autocomplete=\"off\">\n"
     html += "<span id=\"filter-count\" aria-live=\"polite\"></span>\n</div>\n"
     html +=
       "<div class=\"scroll\"><table id=\"accounts\" data-accounts=\"\(statistics.accounts)\">\n"
-      + "<thead><tr><th>Account</th><th>Category</th>"
-    html += "<th>Impact</th><th>Cause</th><th>Explanation</th><th>Team table</th></tr></thead>\n"
+      + "<thead><tr><th data-sort=\"account\">Account</th><th data-sort=\"category\">Category</th>"
+    html += "<th data-sort=\"impact\">Impact</th><th data-sort=\"cause\">Cause</th>"
+    html += "<th data-sort=\"explanation\">Explanation</th><th data-sort=\"table\">Team table</th>"
+    html += "</tr></thead>\n"
     var withEvidence = 0
     for account in content.accounts.prefix(listed) {
       let showsEvidence = account.category != .match && withEvidence < evidenceLimit
@@ -73,6 +75,14 @@ extension HTMLReportRenderer {
     let impact = account.category.impact
     html += evidence ? "<tbody class=\"e\" data-cat=\"" : "<tbody data-cat=\""
     html += account.category.rawValue
+    html += "\" data-impact=\""
+    html += impact.rawValue
+    // What the search box looks through: the id, the products of its keys, the explanation.
+    let products = Set(account.keys.compactMap { $0.new?.productId ?? $0.old?.productId })
+    html += "\" data-text=\""
+    html += e(
+      (([account.accountId] + products.sorted()) + [account.explanation])
+        .joined(separator: " ").lowercased())
     html += "\"><tr><td class=\"id\">"
     html += e(account.accountId)
     html += "</td><td>"

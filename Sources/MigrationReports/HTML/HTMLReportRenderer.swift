@@ -86,6 +86,33 @@ struct HTMLReportRenderer {
         : "<p class=\"banner passed\">Within the threshold <code>--fail-on "
           + "\(e(failOn.expression))</code>.</p>\n"
     }
+    // What a reader must know before trusting the numbers below.
+    if summary.inputs.recordsQuarantined > 0 {
+      html +=
+        "<p class=\"banner crossed\" id=\"banner-quarantine\"><strong>Inputs quarantined.</strong> "
+        + "\(ReportFormatting.count(summary.inputs.recordsQuarantined)) legacy record(s) could not "
+        + "be read; their accounts may be missing or incomplete (see <code>ingest</code>'s "
+        + "summary).</p>\n"
+    }
+    if !summary.appStore.isSimulated && summary.appStore.description.contains("NOT Apple") {
+      html +=
+        "<p class=\"banner crossed\" id=\"banner-not-apple\"><strong>Not Apple.</strong> "
+        + "\(e(summary.appStore.description)).</p>\n"
+    }
+    let verificationFailures = summary.requests.reduce(0) { $0 + $1.verificationFailures }
+    if verificationFailures > 0 {
+      html +=
+        "<p class=\"banner crossed\" id=\"banner-verification\"><strong>Signed data refused."
+        + "</strong> \(ReportFormatting.count(verificationFailures)) answer(s) failed "
+        + "verification and were not used; their accounts are unresolved.</p>\n"
+    }
+    let stale = statistics.count(.staleAppStoreData)
+    if stale > 0 {
+      html +=
+        "<p class=\"banner crossed\" id=\"banner-stale\"><strong>Stale App Store data.</strong> "
+        + "\(ReportFormatting.accounts(stale)) could not be refreshed in time and are not "
+        + "compared (<code>stale_app_store_data</code>); the next audit asks them first.</p>\n"
+    }
     if content.options.isRedacted {
       html +=
         "<p class=\"banner redacted\"><strong>Pseudonymised.</strong> Account ids and App Store "
@@ -98,10 +125,18 @@ struct HTMLReportRenderer {
   private func headline() -> String {
     let total = statistics.accounts
     var html = "<section class=\"cards\" id=\"headline\" aria-label=\"Headline numbers\">\n"
-    func card(_ tone: String, _ number: String, _ label: String, _ detail: String, id: String) {
+    // Each card but the total filters the account table (a fragment, so a view can be shared).
+    func card(
+      _ tone: String, _ number: String, _ label: String, _ detail: String, id: String,
+      filter: String? = nil
+    ) {
+      let inner =
+        "<span class=\"n\">\(number)</span><span class=\"l\">\(label)</span>"
+        + "<span class=\"s\">\(detail)</span>"
       html +=
-        "<div class=\"card tone-\(tone)\" id=\"\(id)\"><span class=\"n\">\(number)</span>"
-        + "<span class=\"l\">\(label)</span><span class=\"s\">\(detail)</span></div>\n"
+        filter.map {
+          "<a class=\"card tone-\(tone)\" id=\"\(id)\" href=\"#\($0)\">\(inner)</a>\n"
+        } ?? "<div class=\"card tone-\(tone)\" id=\"\(id)\">\(inner)</div>\n"
     }
     card(
       "total", ReportFormatting.count(total), "accounts",
@@ -110,7 +145,7 @@ struct HTMLReportRenderer {
       "same", ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
       "match",
       "\(ReportFormatting.count(statistics.count(DiscrepancyCategory.match))) accounts",
-      id: "headline-match")
+      id: "headline-match", filter: "category=match")
     for impact in [
       DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
     ] {
@@ -118,12 +153,14 @@ struct HTMLReportRenderer {
       card(
         ReportFormatting.tone(impact), ReportFormatting.count(count),
         ReportFormatting.headline(impact),
-        ReportFormatting.share(count, of: total), id: "headline-\(impact.rawValue)")
+        ReportFormatting.share(count, of: total), id: "headline-\(impact.rawValue)",
+        filter: "impact=\(impact.rawValue)")
     }
     let unresolved = statistics.count(.unresolved)
     card(
       "attn", ReportFormatting.count(unresolved), "unresolved",
-      unresolved == 0 ? "every id resolved" : "could not be decided", id: "headline-unresolved")
+      unresolved == 0 ? "every id resolved" : "could not be decided", id: "headline-unresolved",
+      filter: "category=unresolved")
     return html + "</section>\n"
   }
 
@@ -144,7 +181,8 @@ struct HTMLReportRenderer {
         tone: ReportFormatting.tone(category.impact),
         title:
           "\(category.title) (\(category.rawValue)): \(ReportFormatting.count(count)) of "
-          + "\(ReportFormatting.count(total)) accounts, \(share); \(ReportFormatting.impact(category.impact))"
+          + "\(ReportFormatting.count(total)) accounts, \(share); \(ReportFormatting.impact(category.impact))",
+        link: "#category=\(category.rawValue)"
       )
     }
     var html = "<section id=\"categories\">\n<h2>What changes for customers</h2>\n"

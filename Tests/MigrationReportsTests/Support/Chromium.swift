@@ -28,9 +28,12 @@ enum Chromium {
 
   /// Loads a page headless and returns the DOM after its scripts ran.
   ///
-  /// - Parameter url: the page, with a fragment if any.
-  static func dumpDOM(of url: URL) throws -> String {
-    let output = try run(["--virtual-time-budget=5000", "--dump-dom", url.absoluteString])
+  /// - Parameters:
+  ///   - url: the page, with a fragment if any.
+  ///   - width: the window's width in CSS pixels (a phone is 390), or the default.
+  static func dumpDOM(of url: URL, width: Int? = nil) throws -> String {
+    let size = width.map { ["--window-size=\($0),844"] } ?? []
+    let output = try run(size + ["--virtual-time-budget=5000", "--dump-dom", url.absoluteString])
     guard output.contains("</html>") else {
       throw Failure(
         description: "Chromium printed no DOM for \(url.absoluteString): \(output.prefix(500))")
