@@ -78,7 +78,7 @@ extension HTMLReportRenderer {
     html += "\" data-impact=\""
     html += impact.rawValue
     // What the search box looks through: the id, the products of its keys, the explanation.
-    let products = Set(account.keys.compactMap { $0.new?.productId ?? $0.old?.productId })
+    let products = Set(account.keys.compactMap(\.productId))
     html += "\" data-text=\""
     html += e(
       (([account.accountId] + products.sorted()) + [account.explanation])

@@ -26,13 +26,8 @@ struct ProductBreakdown: Hashable, Sendable {
     for comparison in comparisons {
       var seen: Set<String> = []
       for key in comparison.keys {
-        let productId =
-          key.new?.productId ?? key.old?.productId ?? key.table?.productId ?? key.key.description
-        let group: String
-        switch key.key {
-        case .subscriptionGroup(let identifier): group = identifier
-        case .product: group = ""
-        }
+        let productId = key.productId ?? key.key.description
+        let group = key.subscriptionGroup ?? ""
         var entry = products[productId] ?? ProductBreakdown(productId: productId, group: group)
         entry.byCategory[key.category, default: 0] += 1
         if seen.insert(productId).inserted { entry.accounts += 1 }

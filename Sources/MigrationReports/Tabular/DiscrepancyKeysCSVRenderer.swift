@@ -24,18 +24,12 @@ struct DiscrepancyKeysCSVRenderer {
   }
 
   static func fields(_ account: AccountComparison, _ key: KeyComparison) -> [String] {
-    let product = key.new?.productId ?? key.old?.productId ?? key.table?.productId
-    let group: String
-    switch key.key {
-    case .subscriptionGroup(let identifier): group = identifier
-    case .product: group = ""
-    }
     return [
       account.accountId,
       account.category.rawValue,
       key.key.description,
-      group,
-      product ?? "",
+      key.subscriptionGroup ?? "",
+      key.productId ?? "",
       key.category.rawValue,
       key.category.impact.rawValue,
       key.cause?.rawValue ?? "",

@@ -35,9 +35,7 @@ struct CompareCommand: AsyncParsableCommand {
     let lock = try store.lock(command: "compare")
     defer { lock.release() }
     let storePath = store.path()
-    try InputChecks.readable(comparison.catalog.map { [$0] } ?? [], flag: "--catalog")
-    try InputChecks.readable(
-      comparison.currentEntitlements.map { [$0] } ?? [], flag: "--current-entitlements")
+    try InputChecks.comparisonFiles(comparison)
     let asOf = try comparison.asOf ?? defaultInstant(storePath: storePath)
     let runner = MigrationRunner(
       storePath: storePath, appStore: nil,

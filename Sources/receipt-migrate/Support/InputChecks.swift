@@ -25,4 +25,10 @@ enum InputChecks {
       }
     }
   }
+
+  /// Checks the catalogue and the team table a comparison was given, when given.
+  static func comparisonFiles(_ comparison: ComparisonOptions) throws {
+    try readable(comparison.catalog.map { [$0] } ?? [], flag: "--catalog")
+    try readable(comparison.currentEntitlements.map { [$0] } ?? [], flag: "--current-entitlements")
+  }
 }

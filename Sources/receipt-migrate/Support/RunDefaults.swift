@@ -46,9 +46,7 @@ enum RunDefaults {
     }
     // Every input is checked before any request is sent (exit 3 naming the flag).
     try InputChecks.readable(legacy, flag: "--legacy")
-    try InputChecks.readable(comparison.catalog.map { [$0] } ?? [], flag: "--catalog")
-    try InputChecks.readable(
-      comparison.currentEntitlements.map { [$0] } ?? [], flag: "--current-entitlements")
+    try InputChecks.comparisonFiles(comparison)
     return MigrationRunOptions(
       legacyPaths: legacyPaths,
       reader: .init(receiptVerifier: try ReceiptRoots.verifier(paths: roots)),
