@@ -383,6 +383,77 @@ struct OldEntitlementLogicTests {
       try #require(flawed.evaluate(response, at: now).first).originalTransactionId
         == "9007199254740992")
   }
+
+  @Test(
+    "after an upgrade the new tier decides; code that keeps is_upgraded rows keeps the old tier")
+  func upgradedRowsKept() throws {
+    var builder = ResponseBuilder()
+    builder.latest = [
+      ResponseBuilder.transaction(
+        id: "301", original: "300", product: "basic.yearly", purchase: at(-days(100)),
+        expires: at(days(265)), cancelled: at(-days(10)), upgraded: true),
+      ResponseBuilder.transaction(
+        id: "302", original: "300", product: "premium.monthly", purchase: at(-days(10)),
+        expires: at(days(20))),
+    ]
+    let response = try builder.response()
+    #expect(
+      try #require(reference.evaluate(response, at: now).first).productId == "premium.monthly")
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.keepsUpgradedRows]).evaluate(response, at: now).first)
+    #expect(flawed.status == .active)
+    #expect(flawed.productId == "basic.yearly")
+  }
+
+  @Test(
+    "every original transaction counts; code that keeps one stored id misses family and other purchases"
+  )
+  func oneStoredOriginalId() throws {
+    var own = ResponseBuilder()
+    own.latest =
+      monthly(2, lastStart: -days(200), original: "100", firstId: 101)
+      + monthly(1, lastStart: -days(5), product: "pro.monthly", original: "200", firstId: 201).map {
+        var row = $0
+        row["subscription_group_identifier"] = "G2"
+        return row
+      }
+    own.inApp = [
+      ResponseBuilder.transaction(
+        id: "701", original: "700", product: "lifetime", group: nil, purchase: at(-days(50)),
+        expires: nil, ownership: "FAMILY_SHARED")
+    ]
+    let response = try own.response()
+    #expect(
+      reference.evaluate(response, at: now).map(\.status) == [.expired, .active, .active])
+    let flawed = OldEntitlementLogic(flaws: [.filtersByOneOriginalId])
+    #expect(OldEntitlementLogic.storedOriginalTransactionId(in: [response]) == "100")
+    let seen = flawed.evaluate(response, at: now)
+    #expect(seen.map(\.key) == [.subscriptionGroup("G1")])
+    #expect(seen.map(\.status) == [.expired])
+
+    // A second Apple Account's response holds none of the stored id's rows.
+    var second = ResponseBuilder()
+    second.latest = monthly(1, lastStart: -days(3), original: "900", firstId: 901)
+    let other = try second.response()
+    let stored = OldEntitlementLogic.storedOriginalTransactionId(in: [response, other])
+    #expect(stored == "100")
+    #expect(flawed.evaluate(other, at: now, storedOriginalTransactionId: stored).isEmpty)
+    #expect(reference.evaluate(other, at: now, storedOriginalTransactionId: stored).count == 1)
+  }
+
+  @Test("a refunded past renewal does not revoke a paid subscription; flawed code says it does")
+  func anyCancellation() throws {
+    var builder = ResponseBuilder()
+    var transactions = monthly(3, lastStart: -days(5))
+    transactions[0]["cancellation_date_ms"] = String(at(-days(55)).millisecondsSince1970)
+    builder.latest = transactions
+    let response = try builder.response()
+    #expect(try #require(reference.evaluate(response, at: now).first).status == .active)
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.anyCancellationRevokes]).evaluate(response, at: now).first)
+    #expect(flawed.status == .revoked)
+    #expect(flawed.revocationDate == at(-days(55)))
+  }
 }
 
 extension Array {

@@ -16,7 +16,8 @@ public struct ExpectedCategoryOracle: Sendable {
     public var category: ExpectedCategory
     /// The category of the team's table against the App Store, when a table is compared.
     public var tableCategory: ExpectedCategory
-    /// The legacy bugs that actually changed the account's table row.
+    /// The legacy bugs that changed what the account's table grants (a key entitled or not, or
+    /// the product it is entitled to).
     public var effectiveFlaws: [LegacyLogicFlaw]
     /// The account's rows in the team's table: its own legacy bugs applied to its responses.
     public var table: [OldEntitlement]
@@ -169,9 +170,12 @@ public struct ExpectedCategoryOracle: Sendable {
     -> [EntitlementKey: OldEntitlement]
   {
     let evaluator = OldEntitlementLogic(flaws: flaws, catalog: world.catalog)
+    let storedId = OldEntitlementLogic.storedOriginalTransactionId(in: latest)
     var merged: [EntitlementKey: OldEntitlement] = [:]
     for response in latest {
-      for entitlement in evaluator.evaluate(response, at: instant) {
+      for entitlement in evaluator.evaluate(
+        response, at: instant, storedOriginalTransactionId: storedId)
+      {
         merged[entitlement.key] = Self.better(merged[entitlement.key], entitlement)
       }
     }
@@ -193,7 +197,7 @@ public struct ExpectedCategoryOracle: Sendable {
   }
 
   /// What the team's table holds: the account's own bugs applied to the same responses, and
-  /// which of those bugs changed anything.
+  /// which of those bugs alone change what it grants.
   private func tableEntitlements(
     _ account: TeamAccount, latest: [VerifyReceiptResponse],
     reference: [EntitlementKey: OldEntitlement]
@@ -202,8 +206,22 @@ public struct ExpectedCategoryOracle: Sendable {
   {
     guard !account.tableFlaws.isEmpty else { return (reference, []) }
     let flawed = oldEntitlements(latest, flaws: Set(account.tableFlaws))
-    let effective = account.tableFlaws.filter { oldEntitlements(latest, flaws: [$0]) != reference }
+    let effective = account.tableFlaws.filter {
+      Self.grantsDiffer(oldEntitlements(latest, flaws: [$0]), reference)
+    }
     return (flawed, effective)
+  }
+
+  /// Whether two sides grant differently: a key entitled on one side only, or entitled to a
+  /// different product. A bug that only changes a reason or a date the table does not act on
+  /// has no effect worth naming.
+  private static func grantsDiffer(
+    _ lhs: [EntitlementKey: OldEntitlement], _ rhs: [EntitlementKey: OldEntitlement]
+  ) -> Bool {
+    Set(lhs.keys).union(rhs.keys).contains { key in
+      (lhs[key]?.status.isEntitled ?? false) != (rhs[key]?.status.isEntitled ?? false)
+        || lhs[key]?.productId != rhs[key]?.productId
+    }
   }
 
   private func newEntitlements(_ customers: [Int]) -> [EntitlementKey: TruthEntitlement] {

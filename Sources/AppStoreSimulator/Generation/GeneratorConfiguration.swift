@@ -55,6 +55,13 @@ public struct GeneratorConfiguration: Sendable {
     (.readsInAppInsteadOfLatest, 0.03),
   ]
 
+  /// The bugs of the common server recipe, added to the catalogue later: each account draws
+  /// them from a stream of its own, so a seed that made a world before still makes the same
+  /// customers and stored data, and only the team table gains these bugs.
+  public var recipeFlawRates: [(LegacyLogicFlaw, Double)] = [
+    (.keepsUpgradedRows, 0.04), (.filtersByOneOriginalId, 0.03), (.anyCancellationRevokes, 0.04),
+  ]
+
   /// The default configuration.
   public init() {}
 }

@@ -126,6 +126,11 @@ public struct WorldGenerator: Sendable {
     for (flaw, rate) in configuration.tableFlawRates where random.chance(rate) {
       flaws.append(flaw)
     }
+    var recipe = SeededRandom(
+      seed: world.seed, stream: Self.recipeFlawStream &+ UInt64(world.accounts.count))
+    for (flaw, rate) in configuration.recipeFlawRates where recipe.chance(rate) {
+      flaws.append(flaw)
+    }
     world.accounts.append(
       TeamAccount(
         id: accountId(world.accounts.count), customers: customers,
@@ -229,6 +234,10 @@ public struct WorldGenerator: Sendable {
   private func product(_ id: String) -> SimulatedProduct {
     SimulatedProduct.catalogue.first { $0.id == id } ?? SimulatedProduct.catalogue[0]
   }
+
+  /// Where the accounts' streams for ``GeneratorConfiguration/recipeFlawRates`` start: far
+  /// above the per-iteration streams (one per account at most).
+  private static let recipeFlawStream: UInt64 = 1 << 48
 
   private func days(_ count: Int) -> Int64 { Int64(count) * Timestamp.millisecondsPerDay }
 
@@ -354,9 +363,12 @@ public struct WorldGenerator: Sendable {
     let (from, to, label): (String, String, String)
     switch kind {
     case 0:
+      // One draw decides both ends: some upgrades leave a yearly plan for a monthly one of a
+      // higher level, whose is_upgraded row then outlasts the new tier's.
+      let roll = random.unit()
       (from, to, label) = (
-        "com.example.pro.monthly",
-        random.chance(0.7) ? "com.example.plus.monthly" : "com.example.plus.yearly", "upgrade"
+        roll < 0.25 ? "com.example.pro.yearly" : "com.example.pro.monthly",
+        roll < 0.7 ? "com.example.plus.monthly" : "com.example.plus.yearly", "upgrade"
       )
     case 1: (from, to, label) = ("com.example.plus.monthly", "com.example.pro.monthly", "downgrade")
     default: (from, to, label) = ("com.example.pro.monthly", "com.example.pro.yearly", "crossgrade")

@@ -401,11 +401,14 @@ public struct AccountComparator: Sendable {
     }
     let differing = Set(table.keys).union(reference.keys).filter { !same(table[$0], reference[$0]) }
     guard !differing.isEmpty else { return [] }
+    let storedId = OldEntitlementLogic.storedOriginalTransactionId(in: clusters.map(\.response))
     return LegacyLogicFlaw.allCases.filter { flaw in
       let flawed = OldEntitlementLogic(flaws: [flaw], catalog: catalog)
       var views: [EntitlementKey: EntitlementView] = [:]
       for cluster in clusters {
-        for entitlement in flawed.evaluate(cluster.response, at: asOf) {
+        for entitlement in flawed.evaluate(
+          cluster.response, at: asOf, storedOriginalTransactionId: storedId)
+        {
           let view = Self.view(of: entitlement)
           views[view.key] = NewEntitlementLogic.better(views[view.key], view)
         }

@@ -18,6 +18,15 @@ public enum LegacyLogicFlaw: String, CaseIterable, Hashable, Sendable, Comparabl
   case mishandlesIOS6Shape = "mishandles_ios6_shape"
   /// Parses ids as floating-point numbers, corrupting ids above 2^53.
   case losesIdPrecision = "loses_id_precision"
+  /// Picks the latest `expires_date` without excluding `is_upgraded` rows, so after an upgrade
+  /// the replaced tier can stay current.
+  case keepsUpgradedRows = "keeps_upgraded_rows"
+  /// Keeps only rows of the one `original_transaction_id` the team stored for the account, so
+  /// family-shared purchases, other products and a second Apple Account's purchases are missed.
+  case filtersByOneOriginalId = "filters_by_one_original_id"
+  /// Treats any row with a `cancellation_date` as a revocation of the whole subscription, so a
+  /// refunded past renewal (or an upgrade marked by cancellation) revokes a paid subscription.
+  case anyCancellationRevokes = "any_cancellation_revokes"
 
   /// A sentence for reports: what the bug does to customers.
   public var explanation: String {
@@ -31,6 +40,15 @@ public enum LegacyLogicFlaw: String, CaseIterable, Hashable, Sendable, Comparabl
     case .missingIntentMeansActive: return "treats a missing expiration_intent as active"
     case .mishandlesIOS6Shape: return "does not understand the iOS 6 response layout"
     case .losesIdPrecision: return "parses ids as floating-point numbers and corrupts large ids"
+    case .keepsUpgradedRows:
+      return "takes the latest expires_date without excluding is_upgraded rows, so an upgrade "
+        + "can leave the old tier"
+    case .filtersByOneOriginalId:
+      return "keeps only the one stored original_transaction_id, so family-shared and second "
+        + "Apple Account purchases are missed"
+    case .anyCancellationRevokes:
+      return "treats any row with a cancellation_date as revoked, so a refunded past renewal "
+        + "revokes a paid subscription"
     }
   }
 

@@ -39,13 +39,25 @@ public struct OldEntitlementLogic: Sendable {
   /// - Parameters:
   ///   - response: a stored response; one with an error status yields nothing.
   ///   - instant: the instant T at which to decide.
+  ///   - storedOriginalTransactionId: the one id a team with
+  ///     ``LegacyLogicFlaw/filtersByOneOriginalId`` kept for the whole account (see
+  ///     ``storedOriginalTransactionId(in:)``); when `nil`, this response's own first purchase.
+  ///     Other logics ignore it.
   /// - Returns: one entitlement per subscription group and per one-time product, sorted by key.
   ///   Consumables are never entitlements and are not listed.
-  public func evaluate(_ response: VerifyReceiptResponse, at instant: Timestamp) -> [OldEntitlement]
-  {
+  public func evaluate(
+    _ response: VerifyReceiptResponse, at instant: Timestamp,
+    storedOriginalTransactionId: String? = nil
+  ) -> [OldEntitlement] {
     guard response.status.carriesTransactions else { return [] }
-    let transactions = visibleTransactions(of: response).filter {
+    var transactions = visibleTransactions(of: response).filter {
       ($0.purchaseDate ?? Timestamp(millisecondsSince1970: .min)) <= instant
+    }
+    if flaws.contains(.filtersByOneOriginalId),
+      var stored = storedOriginalTransactionId ?? Self.storedOriginalTransactionId(in: [response])
+    {
+      if flaws.contains(.losesIdPrecision) { stored = Self.throughDouble(stored) }
+      transactions = transactions.filter { $0.originalTransactionId == stored }
     }
     let renewals = visibleRenewals(of: response)
     var subscriptionGroups: [EntitlementKey: [LegacyTransaction]] = [:]
@@ -107,6 +119,25 @@ public struct OldEntitlementLogic: Sendable {
     return renewals
   }
 
+  /// The `original_transaction_id` a team that keeps one id per account would have stored: that
+  /// of the account's first purchase (earliest original purchase date, then the smallest id)
+  /// across all of its responses.
+  ///
+  /// - Parameter responses: every stored response of the account.
+  /// - Returns: the id, or `nil` when no response carries a transaction.
+  public static func storedOriginalTransactionId(in responses: [VerifyReceiptResponse]) -> String? {
+    var first: (date: Timestamp, id: String)?
+    for response in responses where response.status.carriesTransactions {
+      for transaction in response.mergedTransactions {
+        guard let id = transaction.originalTransactionId else { continue }
+        let date = transaction.originalPurchaseDate ?? transaction.purchaseDate ?? .distantPast
+        if let current = first, (current.date, current.id) <= (date, id) { continue }
+        first = (date, id)
+      }
+    }
+    return first?.id
+  }
+
   /// What an id becomes after a round trip through a `Double`.
   static func throughDouble(_ id: String) -> String {
     guard let value = Double(id), value.isFinite, abs(value) < 9.2e18 else { return id }
@@ -118,8 +149,28 @@ public struct OldEntitlementLogic: Sendable {
     return transaction.expiresDate != nil ? .autoRenewable : .nonConsumable
   }
 
+  /// The cancellation this logic reads: none when it ignores cancellations, and none on an
+  /// `is_upgraded` row when it keeps such rows as ordinary ones.
   private func cancellation(of transaction: LegacyTransaction) -> Timestamp? {
-    flaws.contains(.ignoresCancellation) ? nil : transaction.cancellationDate
+    if flaws.contains(.ignoresCancellation) { return nil }
+    if flaws.contains(.keepsUpgradedRows) && transaction.isUpgraded { return nil }
+    return transaction.cancellationDate
+  }
+
+  /// Whether this logic skips a row because an upgrade replaced it.
+  private func skipsAsUpgraded(_ transaction: LegacyTransaction) -> Bool {
+    transaction.isUpgraded && !flaws.contains(.keepsUpgradedRows)
+  }
+
+  /// The latest cancellation of any row, for logic that reads every cancellation as a
+  /// revocation of the whole entitlement.
+  private func anyCancellation(among members: [LegacyTransaction], at instant: Timestamp)
+    -> (transaction: LegacyTransaction, date: Timestamp)?
+  {
+    guard flaws.contains(.anyCancellationRevokes) else { return nil }
+    return members.compactMap { transaction in
+      cancellation(of: transaction).flatMap { $0 <= instant ? (transaction, $0) : nil }
+    }.max { $0.date < $1.date }
   }
 
   // MARK: - Subscriptions
@@ -137,8 +188,15 @@ public struct OldEntitlementLogic: Sendable {
     } else {
       current = members
     }
+    if let (cancelled, date) = anyCancellation(among: current, at: instant) {
+      var entitlement = makeSubscription(key, .revoked, cancelled, renewals)
+      entitlement.revocationDate = date
+      entitlement.reason = "revoked because a row has cancellation_date \(date)"
+      return entitlement
+    }
     let active = current.filter { transaction in
-      guard let expires = transaction.expiresDate, instant < expires, !transaction.isUpgraded else {
+      guard let expires = transaction.expiresDate, instant < expires, !skipsAsUpgraded(transaction)
+      else {
         return false
       }
       if let cancelled = cancellation(of: transaction), cancelled <= instant { return false }
@@ -198,7 +256,7 @@ public struct OldEntitlementLogic: Sendable {
   private func isUpgradeReplacement(
     _ transaction: LegacyTransaction, among members: [LegacyTransaction], at instant: Timestamp
   ) -> Bool {
-    if transaction.isUpgraded { return true }
+    if transaction.isUpgraded { return skipsAsUpgraded(transaction) }
     guard let cancelled = transaction.cancellationDate, cancelled <= instant else { return false }
     return members.contains { other in
       guard other.productId != transaction.productId, let start = other.purchaseDate else {
@@ -236,7 +294,9 @@ public struct OldEntitlementLogic: Sendable {
     _ product: String, _ members: [LegacyTransaction], at instant: Timestamp
   ) -> OldEntitlement {
     let kind = catalog?[product]?.kind ?? .nonConsumable
+    let revokedByAnyCancellation = anyCancellation(among: members, at: instant) != nil
     let owning = members.filter { transaction in
+      guard !revokedByAnyCancellation else { return false }
       guard let cancelled = cancellation(of: transaction) else { return true }
       return cancelled > instant
     }

@@ -144,7 +144,7 @@ struct HTMLReportRenderer {
     card(
       "same", ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
       "match",
-      "\(ReportFormatting.count(statistics.count(DiscrepancyCategory.match))) accounts",
+      ReportFormatting.accounts(statistics.count(DiscrepancyCategory.match)),
       id: "headline-match", filter: "category=match")
     for impact in [
       DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
@@ -199,7 +199,42 @@ struct HTMLReportRenderer {
       + "are not drawn. Each account has exactly one category; its other findings are in its "
       + "evidence below.</p>\n"
     html += HorizontalBarChart(rows: rows).svg(id: "category-chart", title: "Accounts by category")
-    return html + "\n</section>\n"
+    html += "\n" + causes()
+    return html + "</section>\n"
+  }
+
+  /// Each key-level category split by cause: *logic* (the two sides read the same moment
+  /// differently: what the switch itself changes) and *freshness* (the snapshot was old).
+  private func causes() -> String {
+    let caused = DisplayOrder.categories.filter {
+      $0 != .match && statistics.count($0) > 0 && statistics.hasCauses($0)
+    }
+    guard !caused.isEmpty else { return "" }
+    var html =
+      "<h3>Logic or freshness</h3>\n<p class=\"note\"><b>Logic</b>: the old and the new logic "
+      + "read the same moment differently — what switching itself changes. <b>Freshness</b>: "
+      + "the stored receipt was older than what happened since — expected, and not a reason to "
+      + "doubt the switch.</p>\n"
+    html += "<table id=\"causes\"><thead><tr><th>Category</th><th class=\"num\">Accounts</th>"
+    html += "<th class=\"num\">Logic</th><th class=\"num\">Freshness</th></tr></thead><tbody>\n"
+    var (accounts, logic, freshness) = (0, 0, 0)
+    for category in caused {
+      accounts += statistics.count(category)
+      let inLogic = statistics.count(category, cause: .logic)
+      let inFreshness = statistics.count(category, cause: .freshness)
+      logic += inLogic
+      freshness += inFreshness
+      html +=
+        "<tr><td><a href=\"#category=\(category.rawValue)\">\(e(category.title))</a></td>"
+        + "<td class=\"num\">\(ReportFormatting.count(statistics.count(category)))</td>"
+        + "<td class=\"num\">\(ReportFormatting.count(inLogic))</td>"
+        + "<td class=\"num\">\(ReportFormatting.count(inFreshness))</td></tr>\n"
+    }
+    html +=
+      "</tbody><tfoot><tr><th>All</th><td class=\"num\">\(ReportFormatting.count(accounts))</td>"
+      + "<td class=\"num\">\(ReportFormatting.count(logic))</td>"
+      + "<td class=\"num\">\(ReportFormatting.count(freshness))</td></tr></tfoot></table>\n"
+    return html
   }
 
   private func transitions() -> String {
@@ -285,6 +320,25 @@ struct HTMLReportRenderer {
       "<p class=\"note\">Your table\(file) compared with the App Store by the same rules, for "
       + "\(ReportFormatting.count(statistics.accountsWithTable)) accounts. It never changes an "
       + "account's category; it shows what your live system decides today.</p>\n"
+    // The table's own headline: what the live system gets wrong today.
+    html += "<div class=\"cards\" id=\"table-headline\" aria-label=\"Your table today\">\n"
+    let tabled = statistics.accountsWithTable
+    let matching = statistics.tableCount(DiscrepancyCategory.match)
+    html +=
+      "<div class=\"card tone-same\" id=\"table-headline-match\"><span class=\"n\">"
+      + "\(ReportFormatting.share(matching, of: tabled))</span><span class=\"l\">match</span>"
+      + "<span class=\"s\">\(ReportFormatting.accounts(matching))</span></div>\n"
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      let count = statistics.tableCount(impact)
+      html +=
+        "<div class=\"card tone-\(ReportFormatting.tone(impact))\" id=\"table-headline-\(impact.rawValue)\">"
+        + "<span class=\"n\">\(ReportFormatting.count(count))</span>"
+        + "<span class=\"l\">\(ReportFormatting.headline(impact))</span>"
+        + "<span class=\"s\">\(ReportFormatting.share(count, of: tabled))</span></div>\n"
+    }
+    html += "</div>\n"
     let rows = DisplayOrder.categories.filter { statistics.tableCount($0) > 0 }.map { category in
       let count = statistics.tableCount(category)
       let share = ReportFormatting.share(count, of: statistics.accountsWithTable)

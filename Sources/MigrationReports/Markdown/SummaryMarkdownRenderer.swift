@@ -157,15 +157,26 @@ struct SummaryMarkdownRenderer {
       lines.append("## Your entitlement table")
       lines.append("")
       let file = summary.teamTableFile.map { " `\(code($0))`" } ?? ""
+      let tabled = statistics.accountsWithTable
       lines.append(
-        "The table\(file) against the App Store, \(ReportFormatting.count(statistics.accountsWithTable)) accounts:"
-      )
+        "The table\(file) against the App Store today, \(ReportFormatting.accounts(tabled)) by "
+          + "the same rules: what your live system gets wrong now, whatever the switch changes.")
       lines.append("")
-      lines.append("| Table category | Accounts |")
-      lines.append("|---|---:|")
+      lines.append("| Accounts | Count | Share |")
+      lines.append("|---|---:|---:|")
+      lines.append(row("match", statistics.tableCount(DiscrepancyCategory.match), tabled))
+      for impact in [
+        DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+      ] {
+        lines.append(row(ReportFormatting.headline(impact), statistics.tableCount(impact), tabled))
+      }
+      lines.append("")
+      lines.append("| Table category | Accounts | Impact |")
+      lines.append("|---|---:|---|")
       for category in DisplayOrder.categories where statistics.tableCount(category) > 0 {
         lines.append(
-          "| `\(category.rawValue)` | \(ReportFormatting.count(statistics.tableCount(category))) |")
+          "| `\(category.rawValue)` | \(ReportFormatting.count(statistics.tableCount(category))) | "
+            + "\(ReportFormatting.impact(category.impact)) |")
       }
       let flaws = LegacyLogicFlaw.allCases.sorted().filter { statistics.count($0) > 0 }
       if !flaws.isEmpty {

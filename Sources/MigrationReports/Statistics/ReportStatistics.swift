@@ -26,6 +26,7 @@ struct ReportStatistics: Hashable, Sendable {
   /// Accounts that have a table category.
   private(set) var accountsWithTable = 0
   private(set) var byTableCategory: [DiscrepancyCategory: Int] = [:]
+  private(set) var byTableImpact: [DiscrepancyCategory.Impact: Int] = [:]
   private(set) var bySuspectedFlaw: [LegacyLogicFlaw: Int] = [:]
   private(set) var keys = 0
   private(set) var transitions = StatusTransitions()
@@ -49,6 +50,7 @@ struct ReportStatistics: Hashable, Sendable {
       if let table = comparison.tableCategory {
         accountsWithTable += 1
         byTableCategory[table, default: 0] += 1
+        byTableImpact[table.impact, default: 0] += 1
       }
       for flaw in Set(comparison.suspectedFlaws) {
         bySuspectedFlaw[flaw, default: 0] += 1
@@ -102,6 +104,9 @@ struct ReportStatistics: Hashable, Sendable {
 
   /// Accounts whose table has a category.
   func tableCount(_ category: DiscrepancyCategory) -> Int { byTableCategory[category] ?? 0 }
+
+  /// Accounts whose table category has an impact.
+  func tableCount(_ impact: DiscrepancyCategory.Impact) -> Int { byTableImpact[impact] ?? 0 }
 
   /// Accounts naming a suspected legacy bug.
   func count(_ flaw: LegacyLogicFlaw) -> Int { bySuspectedFlaw[flaw] ?? 0 }

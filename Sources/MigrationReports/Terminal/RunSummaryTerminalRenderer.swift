@@ -1,4 +1,5 @@
 import Entitlements
+import LegacyReceipts
 import Terminal
 
 /// Renders a run's headline for the terminal: what `receipt-migrate migrate` and `compare`
@@ -32,24 +33,11 @@ public enum RunSummaryTerminalRenderer {
     lines.append("App Store: \(t(summary.appStore.description))")
     lines.append("")
 
-    var impacts = TextTable(columns: [
-      .init("Accounts"), .init("Count", alignment: .right), .init("Share", alignment: .right),
-    ])
-    impacts.addRow(
-      [
-        "match", ReportFormatting.count(statistics.count(DiscrepancyCategory.match)),
-        ReportFormatting.share(statistics.count(DiscrepancyCategory.match), of: total),
-      ])
-    for impact in [
-      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
-    ] {
-      impacts.addRow(
-        [
-          ReportFormatting.headline(impact), ReportFormatting.count(statistics.count(impact)),
-          ReportFormatting.share(statistics.count(impact), of: total),
-        ])
-    }
-    lines.append(indent(impacts.rendered()))
+    lines.append(
+      indent(
+        impactTable(
+          total: total, match: statistics.count(DiscrepancyCategory.match),
+          count: statistics.count)))
     lines.append("")
 
     // Logic: the two sides read the same moment differently (what the switch changes);
@@ -87,15 +75,35 @@ public enum RunSummaryTerminalRenderer {
     if summary.comparedTeamTable || statistics.accountsWithTable > 0 {
       lines.append("")
       let file = summary.teamTableFile.map { " (\(t($0)))" } ?? ""
-      lines.append("Your entitlement table\(file) against the App Store:")
+      // A headline of its own: what the team's live system gets wrong today, apart from what
+      // the switch changes.
+      lines.append("Your entitlement table\(file) against the App Store today:")
+      lines.append("")
+      lines.append(
+        indent(
+          impactTable(
+            total: statistics.accountsWithTable,
+            match: statistics.tableCount(DiscrepancyCategory.match),
+            count: statistics.tableCount)))
+      lines.append("")
       var table = TextTable(columns: [
-        .init("Table category"), .init("Accounts", alignment: .right),
+        .init("Table category"), .init("Accounts", alignment: .right), .init("Impact"),
       ])
       for category in DisplayOrder.categories where statistics.tableCount(category) > 0 {
         table.addRow(
-          [category.rawValue, ReportFormatting.count(statistics.tableCount(category))])
+          [
+            category.rawValue, ReportFormatting.count(statistics.tableCount(category)),
+            ReportFormatting.impact(category.impact),
+          ])
       }
       lines.append(indent(table.rendered()))
+      let flaws = LegacyLogicFlaw.allCases.sorted().filter { statistics.count($0) > 0 }
+      if !flaws.isEmpty {
+        lines.append(
+          "  Suspected legacy bugs: "
+            + flaws.map { "\($0.rawValue) (\(ReportFormatting.accounts(statistics.count($0))))" }
+            .joined(separator: ", ") + "; receipt-migrate explain ACCOUNT shows the evidence.")
+      }
     }
 
     lines += audit(summary: summary, changes: changes)
@@ -175,6 +183,28 @@ public enum RunSummaryTerminalRenderer {
           + "your server (listed in lost-notifications.csv, with their signed payloads to replay)")
     }
     return lines
+  }
+
+  /// Accounts by impact, matches first, with their share of `total`.
+  private static func impactTable(
+    total: Int, match: Int, count: (DiscrepancyCategory.Impact) -> Int
+  ) -> String {
+    var impacts = TextTable(columns: [
+      .init("Accounts"), .init("Count", alignment: .right), .init("Share", alignment: .right),
+    ])
+    impacts.addRow([
+      "match", ReportFormatting.count(match), ReportFormatting.share(match, of: total),
+    ])
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      impacts.addRow(
+        [
+          ReportFormatting.headline(impact), ReportFormatting.count(count(impact)),
+          ReportFormatting.share(count(impact), of: total),
+        ])
+    }
+    return impacts.rendered()
   }
 
   private static func indent(_ text: String) -> String {

@@ -24,14 +24,21 @@ enum EndToEnd {
     "end-to-end-\(UUID().uuidString)")
 
   /// A generated world directory (made once per process and seed).
-  static func world(seed: UInt64, accounts: Int) throws -> String {
+  ///
+  /// - Parameters:
+  ///   - configuration: the generator's settings; `label` names them in the cache key.
+  static func world(
+    seed: UInt64, accounts: Int, configuration: GeneratorConfiguration = .init(),
+    label: String = "default"
+  ) throws -> String {
     try worlds.withLock { worlds in
-      let key = "\(seed)-\(accounts)"
+      let key = "\(seed)-\(accounts)-\(label)"
       if let directory = worlds[key] { return directory }
       let directory = root.appendingPathComponent("world-\(key)").path
       try FileManager.default.createDirectory(
         atPath: directory, withIntermediateDirectories: true)
-      let world = WorldGenerator().generate(accounts: accounts, seed: seed)
+      let world = WorldGenerator(configuration: configuration).generate(
+        accounts: accounts, seed: seed)
       _ = try GeneratedArchive(world: world).write(to: directory)
       worlds[key] = directory
       return directory
@@ -75,12 +82,15 @@ enum EndToEnd {
   }
 
   /// `expected.csv`: every account's expected category and table category.
-  static func expected(world: String) throws -> [String: (category: String, table: String)] {
+  static func expected(world: String) throws -> [String: (
+    category: String, table: String, flaws: [String]
+  )] {
     let text = try String(contentsOfFile: "\(world)/expected.csv", encoding: .utf8)
-    var rows: [String: (String, String)] = [:]
+    var rows: [String: (String, String, [String])] = [:]
     for line in text.split(separator: "\n").dropFirst() {
       let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      rows[fields[0]] = (fields[1], fields[2])
+      let flaws = fields.count > 3 ? fields[3].split(separator: ";").map(String.init) : []
+      rows[fields[0]] = (fields[1], fields[2], flaws)
     }
     return rows
   }
@@ -103,6 +113,14 @@ enum EndToEnd {
         problems.append(
           "\(comparison.accountId): expected \(want.category)/\(want.table), got "
             + "\(comparison.category.rawValue)/\(table): \(comparison.explanation)")
+      }
+      // A table made by one bug alone must be traced to that bug.
+      if want.flaws.count == 1,
+        !comparison.suspectedFlaws.map(\.rawValue).contains(want.flaws[0])
+      {
+        problems.append(
+          "\(comparison.accountId): the table has bug \(want.flaws[0]), suspected "
+            + "\(comparison.suspectedFlaws.map(\.rawValue))")
       }
     }
     return problems
