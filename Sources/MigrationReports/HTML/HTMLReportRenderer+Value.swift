@@ -34,7 +34,8 @@ extension HTMLReportRenderer {
       html += "<section id=\"products\">\n<h2>By product</h2>\n"
       html += "<div class=\"scroll\"><table id=\"products-table\"><thead><tr><th>Product</th>"
       html += "<th>Group</th><th class=\"num\">Accounts</th><th class=\"num\">Keys</th>"
-      html += "<th class=\"num\">Differ</th><th>Categories</th></tr></thead><tbody>\n"
+      html += "<th class=\"num\">Differ</th><th>At stake</th><th>Categories</th></tr></thead>"
+      html += "<tbody>\n"
       for product in statistics.products.prefix(Self.productRowLimit) {
         let categories = DisplayOrder.categories.compactMap { category -> String? in
           guard category != .match, let count = product.byCategory[category] else { return nil }
@@ -45,6 +46,7 @@ extension HTMLReportRenderer {
         html += "<td class=\"num\">\(ReportFormatting.count(product.accounts))</td>"
         html += "<td class=\"num\">\(ReportFormatting.count(product.keys))</td>"
         html += "<td class=\"num\">\(ReportFormatting.count(product.differing))</td>"
+        html += "<td>\(e(MoneyAtStake.summary(product.atStake)))</td>"
         html += "<td>\(categories.joined(separator: ", "))</td></tr>\n"
       }
       html += "</tbody></table></div>\n"

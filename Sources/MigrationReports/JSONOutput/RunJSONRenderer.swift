@@ -99,6 +99,8 @@ struct RunJSONRenderer {
       writer.field("accounts", product.accounts)
       writer.field("keys", product.keys)
       writer.field("differing_keys", product.differing)
+      writer.key("money")
+      amounts(product.atStake)
       writer.key("by_category")
       writer.beginObject()
       for category in DiscrepancyCategory.allCases {

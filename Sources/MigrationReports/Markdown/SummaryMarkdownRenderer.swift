@@ -122,8 +122,8 @@ struct SummaryMarkdownRenderer {
     if !statistics.products.isEmpty {
       lines.append("## By product")
       lines.append("")
-      lines.append("| Product | Group | Accounts | Keys | Differ | Categories |")
-      lines.append("|---|---|---:|---:|---:|---|")
+      lines.append("| Product | Group | Accounts | Keys | Differ | At stake | Categories |")
+      lines.append("|---|---|---:|---:|---:|---|---|")
       for product in statistics.products.prefix(20) {
         let categories = DisplayOrder.categories.compactMap { category -> String? in
           guard category != .match, let count = product.byCategory[category] else { return nil }
@@ -132,7 +132,8 @@ struct SummaryMarkdownRenderer {
         lines.append(
           "| `\(code(product.productId))` | \(product.group.isEmpty ? "—" : "`\(code(product.group))`") | "
             + "\(ReportFormatting.count(product.accounts)) | \(ReportFormatting.count(product.keys)) | "
-            + "\(ReportFormatting.count(product.differing)) | \(categories.joined(separator: ", ")) |"
+            + "\(ReportFormatting.count(product.differing)) | \(md(MoneyAtStake.summary(product.atStake))) | "
+            + "\(categories.joined(separator: ", ")) |"
         )
       }
       if statistics.products.count > 20 {

@@ -35,28 +35,49 @@ struct MoneyAtStake: Hashable, Sendable {
   /// Counts one key of a comparison.
   mutating func add(_ key: KeyComparison) {
     guard key.category != .match else { return }
-    let view = key.new ?? key.old
-    guard let view, let price = view.price, let currency = view.currency else {
+    guard let (currency, amounts) = Self.value(of: key) else {
       unpricedKeys += 1
       return
     }
+    Self.merge(amounts, into: &byImpact[key.category.impact, default: [:]][currency])
+    Self.merge(amounts, into: &byCategory[key.category, default: [:]][currency])
+  }
+
+  /// What one key is worth, whatever its category: its currency and amounts, or `nil` when the
+  /// side that decides it carries no price.
+  static func value(of key: KeyComparison) -> (currency: String, amounts: Amounts)? {
+    guard let view = key.new ?? key.old, let price = view.price, let currency = view.currency
+    else { return nil }
     var amounts = Amounts()
     if view.kind == .autoRenewable, let purchase = view.purchaseDate,
       let expiry = view.expiresDate, expiry > purchase
     {
       let days = Double(expiry.milliseconds(since: purchase)) / 86_400_000
-      amounts.recurringMonthly = Int64((Double(price) * Self.daysPerMonth / days).rounded())
+      amounts.recurringMonthly = Int64((Double(price) * daysPerMonth / days).rounded())
     } else {
       amounts.oneTime = price
     }
-    func merge(_ into: inout Amounts?) {
-      var total = into ?? Amounts()
-      total.recurringMonthly += amounts.recurringMonthly
-      total.oneTime += amounts.oneTime
-      into = total
-    }
-    merge(&byImpact[key.category.impact, default: [:]][currency])
-    merge(&byCategory[key.category, default: [:]][currency])
+    return (currency, amounts)
+  }
+
+  /// Adds `amounts` to a running total (absent meaning zero).
+  static func merge(_ amounts: Amounts, into total: inout Amounts?) {
+    var sum = total ?? Amounts()
+    sum.recurringMonthly += amounts.recurringMonthly
+    sum.oneTime += amounts.oneTime
+    total = sum
+  }
+
+  /// Amounts per currency as short text, such as `USD 12.34/month + 9.99 one-time`, currencies
+  /// sorted; a dash when there are none.
+  static func summary(_ byCurrency: [String: Amounts]) -> String {
+    let described = byCurrency.sorted { $0.key < $1.key }.map { currency, amounts in
+      var parts: [String] = []
+      if amounts.recurringMonthly != 0 { parts.append("\(text(amounts.recurringMonthly))/month") }
+      if amounts.oneTime != 0 { parts.append("\(text(amounts.oneTime)) one-time") }
+      return parts.isEmpty ? "" : "\(currency) " + parts.joined(separator: " + ")
+    }.filter { !$0.isEmpty }.joined(separator: "; ")
+    return described.isEmpty ? "—" : described
   }
 
   /// An amount in thousandths as decimal text with two places, such as `12.34`.

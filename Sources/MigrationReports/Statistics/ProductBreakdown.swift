@@ -12,6 +12,8 @@ struct ProductBreakdown: Hashable, Sendable {
   var accounts = 0
   /// Keys of this product, by their category.
   var byCategory: [DiscrepancyCategory: Int] = [:]
+  /// What this product's differing keys are worth, per currency (see ``MoneyAtStake``).
+  var atStake: [String: MoneyAtStake.Amounts] = [:]
 
   /// Keys of this product.
   var keys: Int { byCategory.values.reduce(0, +) }
@@ -30,6 +32,9 @@ struct ProductBreakdown: Hashable, Sendable {
         let group = key.subscriptionGroup ?? ""
         var entry = products[productId] ?? ProductBreakdown(productId: productId, group: group)
         entry.byCategory[key.category, default: 0] += 1
+        if key.category != .match, let (currency, amounts) = MoneyAtStake.value(of: key) {
+          MoneyAtStake.merge(amounts, into: &entry.atStake[currency])
+        }
         if seen.insert(productId).inserted { entry.accounts += 1 }
         products[productId] = entry
       }
