@@ -52,6 +52,7 @@ public enum WorldDecoder {
       case "app_apple_id": world.appAppleId = try reader.readInt64()
       case "grace_period_days": world.gracePeriodDays = Int(try reader.readInt64())
       case "timeline_end_ms": world.timelineEnd = try instant(&reader)
+      case "identifier_base": world.identifierBase = Int(try reader.readInt64())
       case "products":
         world.products = []
         try reader.beginArray()

@@ -21,6 +21,7 @@ public enum WorldEncoder {
     header.field("bundle_id", world.bundleId)
     header.field("app_apple_id", world.appAppleId)
     header.field("grace_period_days", world.gracePeriodDays)
+    if world.identifierBase != 0 { header.field("identifier_base", world.identifierBase) }
     if let end = world.timelineEnd {
       header.field("timeline_end", end.iso8601)
       header.field("timeline_end_ms", end.millisecondsSince1970)

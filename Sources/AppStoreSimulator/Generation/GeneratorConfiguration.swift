@@ -62,6 +62,14 @@ public struct GeneratorConfiguration: Sendable {
     (.keepsUpgradedRows, 0.04), (.filtersByOneOriginalId, 0.03), (.anyCancellationRevokes, 0.04),
   ]
 
+  // MARK: - Parts of a larger world
+
+  /// Where this world's numbering starts, when it is one part of a larger world made in parts
+  /// (what `bench scale` does to build a million accounts in bounded memory): account ids and
+  /// their random streams continue from `firstAccount`, customer ids from `firstCustomer`.
+  /// Zero for a whole world.
+  public var numbering = WorldNumbering()
+
   /// The default configuration.
   public init() {}
 }

@@ -26,9 +26,11 @@ public struct WorldGenerator: Sendable {
   /// - Returns: the world.
   public func generate(accounts count: Int, seed: UInt64) -> World {
     var world = World(seed: seed, now: now, gracePeriodDays: configuration.gracePeriodDays)
+    world.identifierBase = configuration.numbering.firstCustomer
     while world.accounts.count < count {
       let number = world.accounts.count
-      var random = SeededRandom(seed: seed, stream: UInt64(number) + 1)
+      var random = SeededRandom(
+        seed: seed, stream: UInt64(configuration.numbering.firstAccount + number) + 1)
       let remaining = count - world.accounts.count
       let structure: AccountStructure = random.pick([
         (.twoAppleAccounts, configuration.twoAppleAccountsRate),
@@ -102,7 +104,7 @@ public struct WorldGenerator: Sendable {
   }
 
   private func accountId(_ number: Int) -> String {
-    let digits = String(number + 1)
+    let digits = String(configuration.numbering.firstAccount + number + 1)
     return "u" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
   }
 
@@ -127,7 +129,9 @@ public struct WorldGenerator: Sendable {
       flaws.append(flaw)
     }
     var recipe = SeededRandom(
-      seed: world.seed, stream: Self.recipeFlawStream &+ UInt64(world.accounts.count))
+      seed: world.seed,
+      stream: Self.recipeFlawStream
+        &+ UInt64(configuration.numbering.firstAccount + world.accounts.count))
     for (flaw, rate) in configuration.recipeFlawRates where recipe.chance(rate) {
       flaws.append(flaw)
     }
@@ -205,7 +209,8 @@ public struct WorldGenerator: Sendable {
   ) -> Int {
     let index = world.customers.count
     let environment = requested ?? (archetype == .sandboxTester ? .sandbox : .production)
-    var ids = IdentifierAllocator(customer: index, environment: environment)
+    var ids = IdentifierAllocator(
+      customer: world.identifierBase + index, environment: environment)
     let age = archetype == .sandboxTester ? random.int(in: 2...120) : random.int(in: 20...900)
     var customer = Customer(
       index: index, appTransactionId: ids.appTransactionId, environment: environment,
@@ -456,7 +461,8 @@ public struct WorldGenerator: Sendable {
     -> Int
   {
     let index = world.customers.count
-    var ids = IdentifierAllocator(customer: index, environment: .production)
+    var ids = IdentifierAllocator(
+      customer: world.identifierBase + index, environment: .production)
     let source = world.customers[organiser]
     let shared = source.transactions.filter { $0.kind == .autoRenewable }
     let joined =

@@ -29,6 +29,10 @@ public struct World: Hashable, Sendable {
   /// happen up to this instant, so the simulator can be served at any clock from ``now`` to
   /// here. `nil` when the timeline stops at ``now``.
   public var timelineEnd: Timestamp?
+  /// Where customers' ids are numbered from: 0 for a whole world; a world generated as one
+  /// part of a larger one (see ``GeneratorConfiguration/numbering``) starts its customers'
+  /// transaction and app transaction ids here, so the parts' ids never meet.
+  public var identifierBase = 0
 
   /// The format version this world needs: 2 once its timeline goes on past its clock (refund
   /// reversals and a timeline end exist only there), else 1.

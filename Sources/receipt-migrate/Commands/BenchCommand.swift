@@ -9,7 +9,7 @@ struct BenchCommand: AsyncParsableCommand {
     subcommands: [
       AuditBenchCommand.self,
       IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self,
-      ServerBenchCommand.self, BackfillBenchCommand.self,
+      ServerBenchCommand.self, BackfillBenchCommand.self, ScaleBenchCommand.self,
     ]
   )
 }

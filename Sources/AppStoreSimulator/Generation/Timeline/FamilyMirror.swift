@@ -9,6 +9,8 @@ struct FamilyMirror {
   let window: TimelineWindow
   /// The chance that the member leaves the family within the window.
   let leaveChance: Double
+  /// Where the world's customer ids are numbered from.
+  var identifierBase = 0
 
   /// Extends the member's shared subscription from the organiser's.
   ///
@@ -32,7 +34,8 @@ struct FamilyMirror {
     let original = member.transactions[lastShared].originalTransactionId
     let originalPurchase = member.transactions[lastShared].originalPurchaseDate
     let leftAt = random.chance(leaveChance) ? window.instant(after: now, random: &random) : nil
-    var ids = IdentifierAllocator(customer: member.index, environment: member.environment)
+    var ids = IdentifierAllocator(
+      customer: identifierBase + member.index, environment: member.environment)
     ids.skip(past: member.transactions.map(\.transactionId))
 
     // The period under way at the clock follows what happened to the organiser's.

@@ -21,7 +21,11 @@ struct TimelineExtender {
   let products: [String: SimulatedProduct]
 
   /// Creates an extender for a world and a number of days.
+  /// Where the world's customer ids are numbered from.
+  let identifierBase: Int
+
   init(world: World, days: Int, rates: TimelineRates) {
+    identifierBase = world.identifierBase
     window = TimelineWindow(
       now: world.now,
       horizon: world.now.adding(milliseconds: Int64(days) * Timestamp.millisecondsPerDay))
@@ -50,7 +54,8 @@ struct TimelineExtender {
       var random = SeededRandom(seed: world.seed, stream: 0x7100_0000_0000 + UInt64(index))
       var member = world.customers[index]
       FamilyMirror(
-        window: window, leaveChance: window.chance(per30Days: rates.familyLeavePer30Days)
+        window: window, leaveChance: window.chance(per30Days: rates.familyLeavePer30Days),
+        identifierBase: identifierBase
       ).follow(world.customers[organiser], member: &member, random: &random)
       extend(&member, sharesWithFamily: false, random: &random)
       world.customers[index] = member
@@ -63,7 +68,8 @@ struct TimelineExtender {
   private func extend(
     _ customer: inout Customer, sharesWithFamily: Bool, random: inout SeededRandom
   ) {
-    var ids = IdentifierAllocator(customer: customer.index, environment: customer.environment)
+    var ids = IdentifierAllocator(
+      customer: identifierBase + customer.index, environment: customer.environment)
     ids.skip(past: customer.transactions.map(\.transactionId))
     let periods = SubscriptionPeriods(
       window: window, gracePeriodDays: gracePeriodDays, rates: rates, products: products)
@@ -91,7 +97,8 @@ struct TimelineExtender {
 
   /// Refund reversals of one-time purchases, and new one-time purchases (some refunded).
   private func extendOneTimePurchases(_ customer: inout Customer, random: inout SeededRandom) {
-    var ids = IdentifierAllocator(customer: customer.index, environment: customer.environment)
+    var ids = IdentifierAllocator(
+      customer: identifierBase + customer.index, environment: customer.environment)
     ids.skip(past: customer.transactions.map(\.transactionId))
     for offset in customer.transactions.indices {
       let transaction = customer.transactions[offset]
