@@ -295,7 +295,8 @@ public enum AuditBenchmark {
       stages[stage.stage] = Double(stage.milliseconds) / 1000
     }
     let oracle = try expectations(expected)
-    let mismatches = outcome.run.comparisons.count { comparison in
+    let comparisons = try outcome.run.comparisons()
+    let mismatches = comparisons.count { comparison in
       let want = oracle[comparison.accountId]
       return want?.category != comparison.category.rawValue
         || want?.table != (comparison.tableCategory?.rawValue ?? "")
@@ -304,7 +305,7 @@ public enum AuditBenchmark {
       clock: clock, seconds: seconds,
       backfillSeconds: (stages["backfill"] ?? 0) + (stages["refresh"] ?? 0),
       refreshSeconds: stages["refresh"] ?? 0, served: answered, refresh: outcome.refresh,
-      mismatches: mismatches, accounts: outcome.run.comparisons.count,
+      mismatches: mismatches, accounts: comparisons.count,
       stale: outcome.run.staleAccounts)
   }
 

@@ -25,7 +25,7 @@ struct BackfillPlanningTests {
     options.backfill.concurrency = 1
     let first = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
       .run()
-    let matched = try #require(first.run.comparisons.first { $0.category == .match })
+    let matched = try #require(first.run.comparisons().first { $0.category == .match })
     let seed = try #require(matched.evidence.seedIds.first?.id)
 
     // A second team account holding one of that account's ids, ingested later.
@@ -36,10 +36,10 @@ struct BackfillPlanningTests {
     let second = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
       .run()
     #expect(appStore.embedded.server.statistics().totalRequests == before, "no request needed")
-    let later = try #require(second.run.comparisons.first { $0.accountId == "z-later" })
+    let later = try #require(second.run.comparisons().first { $0.accountId == "z-later" })
     #expect(later.category == .sharedAppleAccount, "\(later.explanation)")
     let original = try #require(
-      second.run.comparisons.first { $0.accountId == matched.accountId })
+      second.run.comparisons().first { $0.accountId == matched.accountId })
     #expect(original.category == .sharedAppleAccount, "\(original.explanation)")
     #expect(second.exitStatus == 0)
   }
@@ -58,7 +58,7 @@ struct BackfillPlanningTests {
     let pinned = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
       .run()
     for account in sandboxOnly {
-      let comparison = try #require(pinned.run.comparisons.first { $0.accountId == account })
+      let comparison = try #require(pinned.run.comparisons().first { $0.accountId == account })
       #expect(comparison.category == .unknownToAppStore)
       #expect(comparison.explanation.hasSuffix("in production (the only environment asked)"))
     }
@@ -66,7 +66,7 @@ struct BackfillPlanningTests {
     options.backfill.environment = nil
     let both = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
       .run()
-    let mismatches = try EndToEnd.mismatches(both.run.comparisons, world: world)
+    let mismatches = try EndToEnd.mismatches(both.run.comparisons(), world: world)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
   }
 }

@@ -43,7 +43,7 @@ struct FaultInjectionTests {
 
     // Every account: exactly its expected category, or unresolved with the reason.
     var unresolved = 0
-    for comparison in first.run.comparisons {
+    for comparison in try first.run.comparisons() {
       let want = try #require(expected[comparison.accountId])
       if comparison.category == .unresolved {
         unresolved += 1
@@ -65,7 +65,7 @@ struct FaultInjectionTests {
     defer { healthy.stop() }
     let second = try await EndToEnd.runner(scratch: scratch, appStore: healthy, options: options)
       .run()
-    let mismatches = try EndToEnd.mismatches(second.run.comparisons, world: world)
+    let mismatches = try EndToEnd.mismatches(second.run.comparisons(), world: world)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     #expect(second.exitStatus == 0)
     let rerunRequests = healthy.embedded.server.statistics().totalRequests
@@ -96,7 +96,7 @@ struct FaultInjectionTests {
       $0 + ($1.faults[kind] ?? 0)
     }
     #expect(injected > 0, "\(kind.rawValue) was never injected")
-    for comparison in outcome.run.comparisons {
+    for comparison in try outcome.run.comparisons() {
       let want = try #require(expected[comparison.accountId])
       if comparison.category == .unresolved {
         #expect(
@@ -127,7 +127,7 @@ struct FaultInjectionTests {
       defer { faulty.stop() }
       let outcome = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
         .run()
-      let unresolved = outcome.run.comparisons.filter { $0.category == .unresolved }
+      let unresolved = try outcome.run.comparisons().filter { $0.category == .unresolved }
       if night == 0 { #expect(!unresolved.isEmpty, "the plan must leave some accounts failed") }
       for comparison in unresolved {
         #expect(
@@ -162,7 +162,7 @@ struct FaultInjectionTests {
     let rateLimited = outcome.run.summary.requests.reduce(0) { $0 + $1.rateLimited }
     #expect(rateLimited > 0, "the client's burst must meet the simulator's 10/s")
     #expect(outcome.backfill.failedIds == 0)
-    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons, world: world)
+    let mismatches = try EndToEnd.mismatches(try outcome.run.comparisons(), world: world)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
   }
 }

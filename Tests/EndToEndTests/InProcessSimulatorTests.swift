@@ -33,7 +33,7 @@ struct InProcessSimulatorTests {
       options: try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r")),
       toolVersion: "test", now: SystemTime.now
     ).run()
-    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons, world: world)
+    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons(), world: world)
     #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
     #expect(outcome.backfill.failedIds == 0)
     #expect((outcome.backfill.counters?.totalRequests ?? 0) > 0)

@@ -37,7 +37,7 @@ struct LegacyFlawTests {
       scratch: scratch, appStore: appStore,
       options: try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     ).run()
-    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons, world: world)
+    let mismatches = try EndToEnd.mismatches(outcome.run.comparisons(), world: world)
     #expect(
       mismatches.isEmpty, "\(mismatches.count) mismatches:\n\(mismatches.joined(separator: "\n"))")
   }

@@ -111,9 +111,9 @@ struct NightlyAuditTests {
       ).run()
 
       // Every account as the oracle says, primary and table.
-      let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+      let problems = Self.mismatches(try outcome.run.comparisons(), night.expected)
       #expect(problems.isEmpty, "night \(number): \(problems.prefix(8))")
-      #expect(outcome.run.comparisons.count == night.expected.count)
+      #expect(try outcome.run.comparisons().count == night.expected.count)
 
       let customers = try EndToEnd.storedCustomers(storePath)
       if number == 0 {
@@ -247,20 +247,22 @@ struct NightlyAuditTests {
         ) { stillDue.insert(try $0.string(at: 0)) }
         try database.close()
         let stale = Set(
-          outcome.run.comparisons.filter { $0.category == .staleAppStoreData }.map(\.accountId))
+          try outcome.run.comparisons().filter { $0.category == .staleAppStoreData }.map(
+            \.accountId))
         #expect(stale == stillDue)
         #expect(outcome.exitStatus == 4)
-        for comparison in outcome.run.comparisons where !stale.contains(comparison.accountId) {
+        for comparison in try outcome.run.comparisons() where !stale.contains(comparison.accountId)
+        {
           let problems = Self.mismatches([comparison], night.expected)
           #expect(problems.isEmpty, "\(problems)")
         }
-        for comparison in outcome.run.comparisons where stale.contains(comparison.accountId) {
+        for comparison in try outcome.run.comparisons() where stale.contains(comparison.accountId) {
           #expect(comparison.tableCategory == .staleAppStoreData)
           #expect(comparison.explanation.contains("due to be asked again"))
         }
       } else {
         #expect(outcome.refresh.stillDue == 0)
-        let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+        let problems = Self.mismatches(try outcome.run.comparisons(), night.expected)
         #expect(problems.isEmpty, "night \(number): \(problems.prefix(8))")
       }
     }
@@ -323,13 +325,12 @@ struct NightlyAuditTests {
         try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options).run())
       requests.append(appStore.embedded.server.statistics().totalRequests)
     }
-    #expect(
-      outcomes[1].run.comparisons.map {
+    let verdicts = try outcomes.map { outcome in
+      try outcome.run.comparisons().map {
         "\($0.accountId) \($0.category) \($0.tableCategory?.rawValue ?? "")"
       }
-        == outcomes[0].run.comparisons.map {
-          "\($0.accountId) \($0.category) \($0.tableCategory?.rawValue ?? "")"
-        })
+    }
+    #expect(verdicts[1] == verdicts[0])
     #expect(
       try EndToEnd.storedRows(stores[1].appendingPathComponent("store.sqlite").path)
         == EndToEnd.storedRows(stores[0].appendingPathComponent("store.sqlite").path))
@@ -376,7 +377,7 @@ struct NightlyAuditTests {
     #expect(outcome.refresh.windowRestarts >= 1)
     #expect(outcome.refresh.stillDue == 0)
     #expect(outcome.refresh.warnings.isEmpty, "\(outcome.refresh.warnings)")
-    let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+    let problems = Self.mismatches(try outcome.run.comparisons(), night.expected)
     #expect(problems.isEmpty, "\(problems.prefix(8))")
     let expired = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_017 }
     #expect(expired.count >= 1, "the stored token should have expired")
@@ -411,7 +412,7 @@ struct NightlyAuditTests {
     #expect(outcome.refresh.stillDue == 0 && outcome.refresh.failed == 0)
     let refused = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_005 }
     #expect(refused.count == outcome.refresh.refreshed)
-    let problems = Self.mismatches(outcome.run.comparisons, night.expected)
+    let problems = Self.mismatches(try outcome.run.comparisons(), night.expected)
     #expect(problems.isEmpty, "\(problems.prefix(8))")
   }
 }

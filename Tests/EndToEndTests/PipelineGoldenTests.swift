@@ -29,7 +29,7 @@ struct PipelineGoldenTests {
         world: world, reports: scratch.appendingPathComponent("reports"), runId: "golden"),
       now: { instant }
     ).run()
-    #expect(try EndToEnd.mismatches(outcome.run.comparisons, world: world).isEmpty)
+    #expect(try EndToEnd.mismatches(outcome.run.comparisons(), world: world).isEmpty)
     for name in ReportWriter.fileNames {
       let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(outcome.reportDirectory)/\(name)"))
       let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(

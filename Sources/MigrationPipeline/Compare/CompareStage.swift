@@ -36,35 +36,61 @@ public struct CompareStage {
   /// - Returns: one comparison per account, by account id.
   /// - Throws: `SQLiteError`, or a failure to read back a stored value.
   public func run() throws -> [AccountComparison] {
+    var results: [AccountComparison] = []
+    try run { results.append(contentsOf: $0) }
+    return results
+  }
+
+  /// Compares every account a chunk at a time, in account order, handing each chunk to `body`
+  /// and keeping none: memory holds one chunk, however many accounts the store has.
+  ///
+  /// - Parameter body: receives each chunk's comparisons, by account id.
+  /// - Returns: how many accounts were compared.
+  /// - Throws: `SQLiteError`, a failure to read back a stored value, or what `body` throws.
+  @discardableResult
+  public func run(each body: ([AccountComparison]) throws -> Void) throws -> Int {
     let accounts = try store.accountIds()
     observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
-    let comparator = self.comparator
     let pending = try store.pendingRefreshes()
-    var results: [AccountComparison] = []
-    results.reserveCapacity(accounts.count)
-    let chunkSize = 512
-    for chunkStart in stride(from: 0, to: accounts.count, by: chunkSize) {
+    for chunkStart in stride(from: 0, to: accounts.count, by: Self.chunkSize) {
       try StopRequest.checkpoint()
-      let chunk = accounts[chunkStart..<min(accounts.count, chunkStart + chunkSize)]
-      // Reading is serial (one connection); decoding every stored value and comparing are not.
-      let records = try chunk.map { try store.accountRecords($0) }
-      let table = options.table
-      let compared = Mutex<[Result<AccountComparison, any Error>?]>(
-        Array(repeating: nil, count: records.count))
-      DispatchQueue.concurrentPerform(iterations: records.count) { index in
-        let comparison = Result {
-          comparator.compare(
-            try Self.input(for: records[index], table: table, pendingRefreshes: pending))
-        }
-        compared.withLock { $0[index] = comparison }
-      }
-      for comparison in compared.withLock({ $0 }) {
-        if let comparison { results.append(try comparison.get()) }
-      }
+      let chunk = Array(accounts[chunkStart..<min(accounts.count, chunkStart + Self.chunkSize)])
+      try body(try compare(accountIds: chunk, pendingRefreshes: pending))
       observer?.advanced(Self.name, by: Int64(chunk.count))
     }
     observer?.stageFinished(Self.name)
-    return results
+    return accounts.count
+  }
+
+  /// Accounts read and compared at once.
+  static let chunkSize = 512
+
+  /// Compares these accounts, in this order.
+  ///
+  /// - Parameter accountIds: the accounts.
+  /// - Returns: one comparison per id, in the order given.
+  /// - Throws: `SQLiteError`, or a failure to read back a stored value.
+  public func compare(accountIds: [String]) throws -> [AccountComparison] {
+    try compare(accountIds: accountIds, pendingRefreshes: try store.pendingRefreshes())
+  }
+
+  private func compare(accountIds: [String], pendingRefreshes pending: [Int64: String]) throws
+    -> [AccountComparison]
+  {
+    let comparator = self.comparator
+    // Reading is serial (one connection); decoding every stored value and comparing are not.
+    let records = try accountIds.map { try store.accountRecords($0) }
+    let table = options.table
+    let compared = Mutex<[Result<AccountComparison, any Error>?]>(
+      Array(repeating: nil, count: records.count))
+    DispatchQueue.concurrentPerform(iterations: records.count) { index in
+      let comparison = Result {
+        comparator.compare(
+          try Self.input(for: records[index], table: table, pendingRefreshes: pending))
+      }
+      compared.withLock { $0[index] = comparison }
+    }
+    return try compared.withLock { $0 }.compactMap { try $0?.get() }
   }
 
   /// Compares one account.

@@ -135,7 +135,8 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
     count(in: comparisons, previous: previous) > threshold
   }
 
-  private func matches(
+  /// Whether a selector takes an account, given the account's categories in the previous run.
+  func matches(
     _ selector: Selector, _ comparison: AccountComparison, previous: Previous?
   ) -> Bool {
     let now = selector.side == .primary ? comparison.category : comparison.tableCategory

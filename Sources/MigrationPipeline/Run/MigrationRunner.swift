@@ -180,11 +180,24 @@ public struct MigrationRunner: Sendable {
       try store.storeCurrentEntitlements(Self.rows(of: table), runId: runId)
     }
     let compareBegan = now()
-    let comparisons = try CompareStage(
+    // One pass, a chunk at a time: each chunk is stored and counted, then dropped. The report
+    // computes the comparisons again from the store as it writes them.
+    var outline: [ComparisonOutline] = []
+    var statistics = RunStatistics()
+    var failOn = options.failOn.map(FailOnTally.init)
+    try store.clearComparisons(runId: runId)
+    let compared = try CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: runId),
       observer: observer
-    ).run()
-    try store.storeComparisons(comparisons.map(Self.row), runId: runId)
+    ).run { chunk in
+      try store.appendComparisons(chunk.map(Self.row), runId: runId)
+      for comparison in chunk {
+        outline.append(
+          ComparisonOutline(accountId: comparison.accountId, category: comparison.category))
+        statistics.add(comparison)
+        failOn?.add(comparison)
+      }
+    }
     let difference = try RunDifference.of(run: runRow, since: options.since, store: store)
     try store.claimUnreportedLostNotifications(for: runId)
     let lost = try Self.lostNotifications(reportedBy: runId, store: store)
@@ -195,14 +208,13 @@ public struct MigrationRunner: Sendable {
     var summary = RunSummary(
       runId: runId, toolVersion: toolVersion, startedAt: started, finishedAt: now(),
       asOf: asOf, appStore: source,
-      inputs: try Self.inputs(ingest: ingest, store: store, accounts: comparisons.count),
+      inputs: try Self.inputs(ingest: ingest, store: store, accounts: compared),
       stageDurations: durations,
       requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
       teamTableFile: recipe.teamTableFile,
-      failOn: options.failOn.map {
+      failOn: failOn.map {
         FailOnThreshold(
-          expression: $0.expression,
-          isCrossed: $0.isCrossed(by: comparisons, previous: difference?.previous))
+          expression: $0.policy.expression, isCrossed: $0.isCrossed(previous: difference?.previous))
       })
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
@@ -214,9 +226,19 @@ public struct MigrationRunner: Sendable {
     try store.finishRun(
       runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
       summary: RunSummaryCodec.encode(summary))
+    let storePath = self.storePath
+    let clock = now
     return RecordedRun(
-      summary: summary, comparisons: comparisons, rejectedTableRows: table?.rejected ?? [],
-      changes: difference?.changes ?? [], lostNotifications: lost)
+      summary: summary, outline: outline, statistics: statistics,
+      rejectedTableRows: table?.rejected ?? [], changes: difference?.changes ?? [],
+      lostNotifications: lost,
+      load: {
+        let store = try MigrationStore(path: storePath, now: { clock().millisecondsSince1970 })
+        defer { try? store.close() }
+        return try CompareStage(
+          store: store, options: try recipe.compareOptions(store: store, runId: runId)
+        ).run()
+      })
   }
 
   /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.
@@ -225,10 +247,18 @@ public struct MigrationRunner: Sendable {
   /// - Returns: the run folder.
   /// - Throws: `ReportError`, or a redaction salt that cannot be used.
   public func writeReport(_ run: RecordedRun) throws -> String {
-    try ReportWriter.writeRun(
-      summary: run.summary, comparisons: run.comparisons,
+    let reportOptions = try options.reportOptions()
+    let store = try openStore()
+    defer { try? store.close() }
+    let recipe = try RunRecipe.read(
+      try store.run(run.summary.runId)
+        ?? { throw RunRecipe.Failure(description: "the run \(run.summary.runId) is not stored") }())
+    let stage = CompareStage(
+      store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
+    return try ReportWriter.writeRun(
+      summary: run.summary, source: StoredComparisons(stage: stage, outline: run.outline),
       context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
-      reportsDirectory: options.reportsDirectory, options: try options.reportOptions())
+      reportsDirectory: options.reportsDirectory, options: reportOptions)
   }
 
   // MARK: - Helpers

@@ -1,20 +1,50 @@
 import Entitlements
 import MigrationReports
 
-/// A comparison run recorded in the store: its summary and every account's comparison.
+/// A comparison run recorded in the store: its summary, every account's id and category, and
+/// the counts — not the comparisons themselves, which a million accounts could not hold. They
+/// are computed again from the store when a report or a check needs them (``comparisons()``).
 public struct RecordedRun: Sendable {
   /// The run's summary, as reports show it and as the store keeps it.
   public var summary: RunSummary
-  /// Every account's comparison, by account id.
-  public var comparisons: [AccountComparison]
+  /// Every account's id and category, as the compare pass found them.
+  public var outline: [ComparisonOutline]
+  /// Every account, counted: what the headline shows.
+  public var statistics: RunStatistics
   /// Rows of the team table that were rejected (line and reason); empty when none was read.
   public var rejectedTableRows: [(line: Int, reason: String)]
   /// The accounts whose category changed since the run compared with.
   public var changes: [AccountChange]
   /// The notifications Apple never delivered that this run reports.
   public var lostNotifications: [LostNotification]
+  private let load: @Sendable () throws -> [AccountComparison]
 
-  /// Creates a recorded run.
+  /// A run whose comparisons are computed again by `load` when asked for.
+  ///
+  /// - Parameters:
+  ///   - summary: the summary.
+  ///   - outline: every account's id and category.
+  ///   - statistics: every account, counted.
+  ///   - rejectedTableRows: the team table's rejected rows.
+  ///   - changes: the accounts whose category changed since the run compared with.
+  ///   - lostNotifications: the notifications never delivered that the run reports.
+  ///   - load: computes every comparison again.
+  public init(
+    summary: RunSummary, outline: [ComparisonOutline], statistics: RunStatistics,
+    rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
+    lostNotifications: [LostNotification] = [],
+    load: @escaping @Sendable () throws -> [AccountComparison]
+  ) {
+    self.summary = summary
+    self.outline = outline
+    self.statistics = statistics
+    self.rejectedTableRows = rejectedTableRows
+    self.changes = changes
+    self.lostNotifications = lostNotifications
+    self.load = load
+  }
+
+  /// A run of comparisons in memory.
   ///
   /// - Parameters:
   ///   - summary: the summary.
@@ -25,19 +55,29 @@ public struct RecordedRun: Sendable {
     rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
     lostNotifications: [LostNotification] = []
   ) {
-    self.summary = summary
-    self.comparisons = comparisons
-    self.rejectedTableRows = rejectedTableRows
-    self.changes = changes
-    self.lostNotifications = lostNotifications
+    self.init(
+      summary: summary,
+      outline: comparisons.map {
+        ComparisonOutline(accountId: $0.accountId, category: $0.category)
+      },
+      statistics: RunStatistics(comparisons), rejectedTableRows: rejectedTableRows,
+      changes: changes, lostNotifications: lostNotifications, load: { comparisons })
+  }
+
+  /// Every account's comparison, by account id, computed again from the store (or given in
+  /// memory): for checks that look at every account, never for reports, which stream.
+  ///
+  /// - Throws: `SQLiteError`, or a stored value that cannot be read back.
+  public func comparisons() throws -> [AccountComparison] {
+    try load().sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) }
   }
 
   /// Accounts whose ids could not be resolved.
-  public var unresolvedAccounts: Int { comparisons.count { $0.category == .unresolved } }
+  public var unresolvedAccounts: Int { statistics.count(.unresolved) }
 
   /// Accounts whose App Store data could not be brought up to date (the refresh's budget was
   /// spent, or it failed): the next run continues with them.
-  public var staleAccounts: Int { comparisons.count { $0.category == .staleAppStoreData } }
+  public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
   /// when inputs were quarantined, team-table rows rejected or accounts left unresolved, else 0.

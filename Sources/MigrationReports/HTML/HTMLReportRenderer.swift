@@ -24,6 +24,17 @@ struct HTMLReportRenderer {
   }
 
   func render(into output: inout ReportOutput) {
+    let accounts = content.accounts
+    let asOf = summary.asOf
+    let options = content.options
+    render(into: &output) { output in
+      var rows = HTMLAccountRows(asOf: asOf, options: options)
+      for account in accounts.prefix(rows.rowLimit) { rows.add(account, to: &output) }
+    }
+  }
+
+  /// Renders the page around account rows that `rows` writes in place.
+  func render(into output: inout ReportOutput, rows: (inout ReportOutput) -> Void) {
     var html = ""
     html += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     html += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -50,7 +61,7 @@ struct HTMLReportRenderer {
     html += lostNotifications()
     output.write(html)
     // The accounts are most of the file: written row by row, not gathered first.
-    appendAccounts(into: &output)
+    appendAccounts(into: &output, rows: rows)
     html = runDetails()
     html += "</main>\n"
     html +=

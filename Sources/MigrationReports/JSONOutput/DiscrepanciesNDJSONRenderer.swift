@@ -13,15 +13,18 @@ struct DiscrepanciesNDJSONRenderer {
   }
 
   func render(into output: inout ReportOutput) {
-    for account in content.accounts {
-      var writer = JSONWriter(style: .compact)
-      write(account, to: &writer)
-      output.write(writer.bytes)
-      output.write(byte: 0x0A)
-    }
+    for account in content.accounts { Self.write(account, into: &output) }
   }
 
-  private func write(_ account: AccountComparison, to writer: inout JSONWriter) {
+  /// One account's line.
+  static func write(_ account: AccountComparison, into output: inout ReportOutput) {
+    var writer = JSONWriter(style: .compact)
+    write(account, to: &writer)
+    output.write(writer.bytes)
+    output.write(byte: 0x0A)
+  }
+
+  private static func write(_ account: AccountComparison, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("schema_version", ReportWriter.schemaVersion)
     writer.field("account_id", account.accountId)
@@ -52,7 +55,7 @@ struct DiscrepanciesNDJSONRenderer {
     writer.endObject()
   }
 
-  private func write(_ key: KeyComparison, to writer: inout JSONWriter) {
+  private static func write(_ key: KeyComparison, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("key", key.key.description)
     writer.field("category", key.category.rawValue)
@@ -71,7 +74,7 @@ struct DiscrepanciesNDJSONRenderer {
 
   /// A view with its members that have a value: views are most of a line, most of their
   /// sixteen fields are usually empty, and writing them all as `null` nearly doubles the file.
-  private func write(_ view: EntitlementView, to writer: inout JSONWriter) {
+  private static func write(_ view: EntitlementView, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("status", view.status.rawValue)
     writer.field("entitled", view.isEntitled)
@@ -98,7 +101,7 @@ struct DiscrepanciesNDJSONRenderer {
     writer.endObject()
   }
 
-  private func write(_ evidence: AccountEvidence, to writer: inout JSONWriter) {
+  private static func write(_ evidence: AccountEvidence, to writer: inout JSONWriter) {
     writer.beginObject()
     writer.field("captured_at", evidence.capturedAt?.iso8601)
     writer.key("legacy_records")

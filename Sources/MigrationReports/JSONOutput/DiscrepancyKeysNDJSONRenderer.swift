@@ -8,8 +8,13 @@ struct DiscrepancyKeysNDJSONRenderer {
   let content: ReportContent
 
   func render(into output: inout ReportOutput) {
+    for account in content.accounts { Self.write(account, into: &output) }
+  }
+
+  /// One line per key of an account.
+  static func write(_ account: AccountComparison, into output: inout ReportOutput) {
     let columns = DiscrepancyKeysCSVRenderer.columns
-    for account in content.accounts {
+    do {
       for key in account.keys {
         var writer = JSONWriter(style: .compact)
         writer.beginObject()

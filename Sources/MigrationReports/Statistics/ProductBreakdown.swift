@@ -25,21 +25,29 @@ struct ProductBreakdown: Hashable, Sendable {
   /// then by product id.
   static func tally(_ comparisons: [AccountComparison]) -> [ProductBreakdown] {
     var products: [String: ProductBreakdown] = [:]
-    for comparison in comparisons {
-      var seen: Set<String> = []
-      for key in comparison.keys {
-        let productId = key.productId ?? key.key.description
-        let group = key.subscriptionGroup ?? ""
-        var entry = products[productId] ?? ProductBreakdown(productId: productId, group: group)
-        entry.byCategory[key.category, default: 0] += 1
-        if key.category != .match, let (currency, amounts) = MoneyAtStake.value(of: key) {
-          MoneyAtStake.merge(amounts, into: &entry.atStake[currency])
-        }
-        if seen.insert(productId).inserted { entry.accounts += 1 }
-        products[productId] = entry
+    for comparison in comparisons { add(comparison, to: &products) }
+    return sorted(products)
+  }
+
+  /// Counts one account's keys into running totals by product id.
+  static func add(_ comparison: AccountComparison, to products: inout [String: ProductBreakdown]) {
+    var seen: Set<String> = []
+    for key in comparison.keys {
+      let productId = key.productId ?? key.key.description
+      let group = key.subscriptionGroup ?? ""
+      var entry = products[productId] ?? ProductBreakdown(productId: productId, group: group)
+      entry.byCategory[key.category, default: 0] += 1
+      if key.category != .match, let (currency, amounts) = MoneyAtStake.value(of: key) {
+        MoneyAtStake.merge(amounts, into: &entry.atStake[currency])
       }
+      if seen.insert(productId).inserted { entry.accounts += 1 }
+      products[productId] = entry
     }
-    return products.values.sorted {
+  }
+
+  /// Running totals in report order: most differing keys first, then by product id.
+  static func sorted(_ products: [String: ProductBreakdown]) -> [ProductBreakdown] {
+    products.values.sorted {
       ($0.differing, $1.productId) > ($1.differing, $0.productId)
     }
   }

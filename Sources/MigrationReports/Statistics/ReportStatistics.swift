@@ -2,7 +2,7 @@ import Entitlements
 import LegacyReceipts
 
 /// The aggregates every report file shows, computed once from the comparisons.
-struct ReportStatistics: Hashable, Sendable {
+struct ReportStatistics: Sendable {
   /// One explanation and how many accounts share it.
   struct Explanation: Hashable, Sendable {
     var text: String
@@ -35,44 +35,68 @@ struct ReportStatistics: Hashable, Sendable {
   /// numbers replaced by placeholders), most frequent first.
   private(set) var topExplanations: [Explanation] = []
 
+  /// How many explanations ``topExplanations`` keeps.
+  private let topExplanationCount: Int
+  /// Accounts per explanation template while counting, with the first category seen.
+  private var explanations: [String: (category: DiscrepancyCategory, accounts: Int)] = [:]
+  /// Products while counting, by product id.
+  private var productTotals: [String: ProductBreakdown] = [:]
+
+  /// Aggregates of no accounts yet; ``add(_:)`` each, then ``finish()``.
+  ///
+  /// - Parameter topExplanationCount: how many explanations to keep.
+  init(topExplanationCount: Int) {
+    self.topExplanationCount = topExplanationCount
+  }
+
+  /// The aggregates of these accounts.
   init(comparisons: [AccountComparison], topExplanationCount: Int) {
-    var explanations: [String: (category: DiscrepancyCategory, accounts: Int)] = [:]
-    for comparison in comparisons {
-      accounts += 1
-      byCategory[comparison.category, default: 0] += 1
-      byImpact[comparison.category.impact, default: 0] += 1
-      if let cause = comparison.cause {
-        byCause[cause, default: 0] += 1
-        byCategoryAndCause[comparison.category, default: [:]][cause, default: 0] += 1
-      } else {
-        withoutCause += 1
-      }
-      if let table = comparison.tableCategory {
-        accountsWithTable += 1
-        byTableCategory[table, default: 0] += 1
-        byTableImpact[table.impact, default: 0] += 1
-      }
-      for flaw in Set(comparison.suspectedFlaws) {
-        bySuspectedFlaw[flaw, default: 0] += 1
-      }
-      for key in comparison.keys {
-        keys += 1
-        money.add(key)
-        transitions.add(old: key.old?.status, new: key.new?.status)
-        if let old = key.old?.expiresDate, let new = key.new?.expiresDate {
-          expiryDifferences.add(old: old, new: new)
-        }
-      }
-      if comparison.category != .match {
-        // Counted by template (dates and numbers as placeholders), so accounts that differ
-        // only in their dates share one reason. The first category seen for a template is
-        // kept; accounts arrive in display order.
-        let template = ExplanationTemplate.of(comparison.explanation)
-        let entry = explanations[template] ?? (comparison.category, 0)
-        explanations[template] = (entry.category, entry.accounts + 1)
+    self.init(topExplanationCount: topExplanationCount)
+    for comparison in comparisons { add(comparison) }
+    finish()
+  }
+
+  /// Counts one account. Accounts must arrive in display order: the first category seen for an
+  /// explanation is the one shown with it.
+  mutating func add(_ comparison: AccountComparison) {
+    accounts += 1
+    byCategory[comparison.category, default: 0] += 1
+    byImpact[comparison.category.impact, default: 0] += 1
+    if let cause = comparison.cause {
+      byCause[cause, default: 0] += 1
+      byCategoryAndCause[comparison.category, default: [:]][cause, default: 0] += 1
+    } else {
+      withoutCause += 1
+    }
+    if let table = comparison.tableCategory {
+      accountsWithTable += 1
+      byTableCategory[table, default: 0] += 1
+      byTableImpact[table.impact, default: 0] += 1
+    }
+    for flaw in Set(comparison.suspectedFlaws) {
+      bySuspectedFlaw[flaw, default: 0] += 1
+    }
+    for key in comparison.keys {
+      keys += 1
+      money.add(key)
+      transitions.add(old: key.old?.status, new: key.new?.status)
+      if let old = key.old?.expiresDate, let new = key.new?.expiresDate {
+        expiryDifferences.add(old: old, new: new)
       }
     }
-    products = ProductBreakdown.tally(comparisons)
+    ProductBreakdown.add(comparison, to: &productTotals)
+    if comparison.category != .match {
+      // Counted by template (dates and numbers as placeholders), so accounts that differ
+      // only in their dates share one reason.
+      let template = ExplanationTemplate.of(comparison.explanation)
+      let entry = explanations[template] ?? (comparison.category, 0)
+      explanations[template] = (entry.category, entry.accounts + 1)
+    }
+  }
+
+  /// Orders what was counted: products by differing keys, the most frequent explanations.
+  mutating func finish() {
+    products = ProductBreakdown.sorted(productTotals)
     topExplanations =
       explanations.map {
         Explanation(text: $0.key, category: $0.value.category, accounts: $0.value.accounts)

@@ -18,13 +18,21 @@ struct DiscrepanciesCSVRenderer {
   }
 
   func render(into output: inout ReportOutput) {
-    output.write(CSVField.line(Self.columns))
-    for account in content.accounts {
-      output.write(CSVField.line(fields(account)))
-    }
+    Self.writeHeader(into: &output)
+    for account in content.accounts { Self.write(account, into: &output) }
   }
 
-  private func fields(_ account: AccountComparison) -> [String] {
+  /// The header line.
+  static func writeHeader(into output: inout ReportOutput) {
+    output.write(CSVField.line(columns))
+  }
+
+  /// One account's line.
+  static func write(_ account: AccountComparison, into output: inout ReportOutput) {
+    output.write(CSVField.line(fields(account)))
+  }
+
+  private static func fields(_ account: AccountComparison) -> [String] {
     let evidence = account.evidence
     let otherAccounts = Set(evidence.customers.flatMap(\.otherAccounts))
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
@@ -47,7 +55,7 @@ struct DiscrepanciesCSVRenderer {
   }
 
   /// `1000000001 found Production`, with ` unverified` for ids from an unverified receipt.
-  private func seedText(_ seed: AccountEvidence.SeedId) -> String {
+  private static func seedText(_ seed: AccountEvidence.SeedId) -> String {
     var text = "\(seed.id) \(seed.outcome.rawValue)"
     if let environment = seed.environment { text += " \(environment)" }
     if seed.isUnverified { text += " unverified" }

@@ -15,11 +15,19 @@ struct DiscrepancyKeysCSVRenderer {
   let content: ReportContent
 
   func render(into output: inout ReportOutput) {
-    output.write(CSVField.line(Self.columns))
-    for account in content.accounts {
-      for key in account.keys {
-        output.write(CSVField.line(Self.fields(account, key)))
-      }
+    Self.writeHeader(into: &output)
+    for account in content.accounts { Self.write(account, into: &output) }
+  }
+
+  /// The header line.
+  static func writeHeader(into output: inout ReportOutput) {
+    output.write(CSVField.line(columns))
+  }
+
+  /// One line per key of an account.
+  static func write(_ account: AccountComparison, into output: inout ReportOutput) {
+    for key in account.keys {
+      output.write(CSVField.line(fields(account, key)))
     }
   }
 

@@ -21,7 +21,24 @@ public enum RunSummaryTerminalRenderer {
     summary: RunSummary, comparisons: [AccountComparison], changes: [AccountChange] = [],
     reportDirectory: String? = nil
   ) -> String {
-    let statistics = ReportStatistics(comparisons: comparisons, topExplanationCount: 3)
+    render(
+      summary: summary, statistics: RunStatistics(comparisons), changes: changes,
+      reportDirectory: reportDirectory)
+  }
+
+  /// The headline of counts gathered while the comparisons streamed past.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - statistics: every account, counted.
+  ///   - changes: the accounts whose category changed since the previous run.
+  ///   - reportDirectory: where the report was written, if it was.
+  /// - Returns: the text, ending with a newline.
+  public static func render(
+    summary: RunSummary, statistics counted: RunStatistics, changes: [AccountChange] = [],
+    reportDirectory: String? = nil
+  ) -> String {
+    let statistics = counted.final
     let total = statistics.accounts
     var lines: [String] = []
     if summary.appStore.isSimulated {

@@ -94,7 +94,7 @@ enum ReportFileSystem {
     }
   }
 
-  private static func writeError(_ path: String, _ code: Int32) -> ReportError {
+  static func writeError(_ path: String, _ code: Int32) -> ReportError {
     ReportError(
       .cannotWriteFile, path: path,
       "cannot write the report file \(path): \(reason(code)); check the folder's permissions and free space"

@@ -50,13 +50,13 @@ public enum ReportWriter {
     summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
     options: ReportOptions = ReportOptions()
   ) -> [ReportFile] {
-    let content = ReportContent(
-      summary: summary, comparisons: comparisons, context: context, options: options)
-    return renderers.map { renderer in
-      var output = ReportOutput()
-      renderer.render(content, &output)
-      return ReportFile(name: renderer.name, bytes: output.bytes)
-    }
+    // Memory never fails to take bytes, and an array never fails to give its comparisons.
+    let files =
+      (try? ComposedReport.compose(
+        summary: summary, source: ComparisonArray(comparisons), context: context,
+        options: options, open: { name throws(ReportError) in ReportFileWriter.memory(name) }))
+      ?? []
+    return files.map { ReportFile(name: $0.name, bytes: $0.bytes) }
   }
 
   /// Renders one file of a report, by its name in ``fileNames``: what `compare --json`
@@ -74,6 +74,19 @@ public enum ReportWriter {
     var output = ReportOutput()
     renderer.render(content, &output)
     return output.bytes
+  }
+
+  /// Renders `run.json` from counts gathered while the comparisons streamed past: what
+  /// `compare --json` prints, the same bytes as the report's `run.json`.
+  ///
+  /// - Returns: the file's bytes.
+  public static func runJSON(
+    summary: RunSummary, statistics: RunStatistics, context: RunContext = RunContext(),
+    options: ReportOptions = ReportOptions()
+  ) -> [UInt8] {
+    let content = ReportContent(
+      summary: summary, statistics: statistics.final, context: context, options: options)
+    return RunJSONRenderer(content: content).render()
   }
 
   // MARK: - Writing
@@ -94,18 +107,39 @@ public enum ReportWriter {
     summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
     to directory: String, options: ReportOptions = ReportOptions()
   ) throws(ReportError) -> [String] {
-    try ReportFileSystem.createDirectory(directory)
-    let content = ReportContent(
-      summary: summary, comparisons: comparisons, context: context, options: options)
-    var paths: [String] = []
-    // Each file is written out as it is rendered: for 20,000 accounts the files come to
-    // ~80 MB, and rendering all of them in memory first was the run's peak memory.
-    for renderer in renderers {
-      let path = ReportFileSystem.join(directory, renderer.name)
-      try ReportFileSystem.writeAtomically(to: path) { renderer.render(content, &$0) }
-      paths.append(path)
+    do {
+      return try write(
+        summary: summary, source: ComparisonArray(comparisons), context: context, to: directory,
+        options: options)
+    } catch let error as ReportError {
+      throw error
+    } catch {
+      // An array gives its comparisons without failing; only files can fail here.
+      throw ReportError(.cannotWriteFile, path: directory, "\(error)")
     }
-    return paths
+  }
+
+  /// Writes every file of a report into a folder, streaming the accounts from `source` in one
+  /// pass: memory holds one chunk of comparisons, never all of them.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - source: the accounts.
+  ///   - directory: the folder to write into.
+  ///   - options: rendering choices, such as pseudonymisation.
+  /// - Returns: the paths written, in ``fileNames`` order.
+  /// - Throws: ``ReportError`` when the folder cannot be created or a file cannot be written;
+  ///   what `source` throws when it cannot give the comparisons.
+  @discardableResult
+  public static func write(
+    summary: RunSummary, source: any ComparisonSource, context: RunContext = RunContext(),
+    to directory: String, options: ReportOptions = ReportOptions()
+  ) throws -> [String] {
+    try ReportFileSystem.createDirectory(directory)
+    let files = try ComposedReport.compose(
+      summary: summary, source: source, context: context, options: options,
+      open: { name throws(ReportError) in try ReportFileWriter.file(name, in: directory) })
+    return files.map { ReportFileSystem.join(directory, $0.name) }
   }
 
   /// Writes a run's report into `<reportsDirectory>/<run id>/` and points
@@ -131,6 +165,24 @@ public enum ReportWriter {
     try write(
       summary: summary, comparisons: comparisons, context: context, to: directory,
       options: options)
+    try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
+    return directory
+  }
+
+  /// Writes a run's report like ``writeRun(summary:comparisons:context:reportsDirectory:options:)``,
+  /// streaming the accounts from `source`.
+  ///
+  /// - Throws: ``ReportError``, or what `source` throws.
+  @discardableResult
+  public static func writeRun(
+    summary: RunSummary, source: any ComparisonSource, context: RunContext = RunContext(),
+    reportsDirectory: String, options: ReportOptions = ReportOptions()
+  ) throws -> String {
+    try validateRunId(summary.runId)
+    removeLeftovers(in: reportsDirectory)
+    let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
+    try write(
+      summary: summary, source: source, context: context, to: directory, options: options)
     try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
     return directory
   }

@@ -161,15 +161,84 @@ extension MigrationStore {
   public func storeComparisons(_ rows: [ComparisonRow], runId: String) throws {
     try writeTransaction {
       try database.run("DELETE FROM comparisons WHERE run_id = ?", binding: runId)
-      for row in rows {
-        try database.run(
-          """
-          INSERT INTO comparisons (run_id, account_id, category, table_category, cause, explanation) VALUES (?, ?, ?, ?, ?, ?)
-          """,
-          binding: runId, row.accountId, row.category, row.tableCategory, row.cause, row.explanation
-        )
-      }
+      try insertComparisons(rows, runId: runId)
     }
+  }
+
+  /// Forgets a run's classifications, before they are stored again chunk by chunk with
+  /// ``appendComparisons(_:runId:)``.
+  ///
+  /// - Parameter runId: the run.
+  /// - Throws: `SQLiteError`.
+  public func clearComparisons(runId: String) throws {
+    try writeTransaction {
+      try database.run("DELETE FROM comparisons WHERE run_id = ?", binding: runId)
+    }
+  }
+
+  /// Adds classifications of accounts not stored for the run yet, in one transaction.
+  ///
+  /// - Parameters:
+  ///   - rows: one per account.
+  ///   - runId: the run.
+  /// - Throws: `SQLiteError`, also when an account is stored for the run already.
+  public func appendComparisons(_ rows: [ComparisonRow], runId: String) throws {
+    try writeTransaction { try insertComparisons(rows, runId: runId) }
+  }
+
+  private func insertComparisons(_ rows: [ComparisonRow], runId: String) throws {
+    for row in rows {
+      try database.run(
+        """
+        INSERT INTO comparisons (run_id, account_id, category, table_category, cause, explanation) VALUES (?, ?, ?, ?, ?, ?)
+        """,
+        binding: runId, row.accountId, row.category, row.tableCategory, row.cause, row.explanation
+      )
+    }
+  }
+
+  /// A run's classifications of the accounts whose ids fall in a range, by account id: what a
+  /// pass over the accounts in chunks compares each chunk with.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - accountIds: the first and last account id of the range.
+  /// - Returns: one row per account in the range that the run classified.
+  /// - Throws: `SQLiteError`.
+  public func comparisons(runId: String, accountIds: ClosedRange<String>) throws -> [ComparisonRow]
+  {
+    var rows: [ComparisonRow] = []
+    try database.forEachRow(
+      """
+      SELECT account_id, category, table_category, cause, explanation FROM comparisons
+      WHERE run_id = ? AND account_id >= ? AND account_id <= ? ORDER BY account_id
+      """,
+      binding: runId, accountIds.lowerBound, accountIds.upperBound
+    ) { row in
+      rows.append(
+        ComparisonRow(
+          accountId: try row.string(at: 0), category: try row.string(at: 1),
+          tableCategory: try row.optionalString(at: 2),
+          cause: try row.optionalString(at: 3), explanation: try row.string(at: 4)))
+    }
+    return rows
+  }
+
+  /// Accounts a run classified that the store no longer holds.
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: their ids, sorted.
+  /// - Throws: `SQLiteError`.
+  public func classifiedAccountsNoLongerStored(runId: String) throws -> [String] {
+    var ids: [String] = []
+    try database.forEachRow(
+      """
+      SELECT account_id FROM comparisons WHERE run_id = ?
+      AND account_id NOT IN (SELECT account_id FROM accounts) ORDER BY account_id
+      """,
+      binding: runId
+    ) { ids.append(try $0.string(at: 0)) }
+    return ids
   }
 
   /// A run's classifications.

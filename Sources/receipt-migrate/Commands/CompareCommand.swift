@@ -49,16 +49,14 @@ struct CompareCommand: AsyncParsableCommand {
     }
     if json {
       // Exactly the report's run.json, so scripts read one schema wherever it comes from.
-      let bytes =
-        ReportWriter.render(
-          file: "run.json", summary: run.summary, comparisons: run.comparisons,
-          context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications))
-        ?? []
+      let bytes = ReportWriter.runJSON(
+        summary: run.summary, statistics: run.statistics,
+        context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications))
       FileHandle.standardOutput.write(Data(bytes))
     } else {
       print(
         RunSummaryTerminalRenderer.render(
-          summary: run.summary, comparisons: run.comparisons, changes: run.changes),
+          summary: run.summary, statistics: run.statistics, changes: run.changes),
         terminator: "")
       print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
     }

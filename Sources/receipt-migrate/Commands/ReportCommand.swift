@@ -31,18 +31,18 @@ struct ReportCommand: AsyncParsableCommand {
     let written: (directory: String, changed: [String], summary: RunSummary) =
       try await RunFailures.translating {
         let stored = try StoredRun.load(from: database, id: run)
-        let comparisons = try stored.comparisons(
-          store: database, observer: TerminalProgressObserver())
+        // Two passes, a chunk at a time: how every account classifies now (and which changed),
+        // then the report, streamed in display order.
+        let counted = try stored.recount(store: database, observer: TerminalProgressObserver())
         let options = MigrationRunOptions(
           legacyPaths: [], reportsDirectory: report.reports, asOf: stored.recipe.asOf,
           redactionSalt: try report.redactionSalt(storePath: storePath))
         let directory = try ReportWriter.writeRun(
-          summary: stored.summary, comparisons: comparisons,
+          summary: stored.summary,
+          source: try stored.source(outline: counted.outline, store: database),
           context: try stored.context(store: database), reportsDirectory: report.reports,
           options: try options.reportOptions())
-        return (
-          directory, try stored.changedAccounts(comparisons, store: database), stored.summary
-        )
+        return (directory, counted.changed, stored.summary)
       }
     print("Report of run \(written.summary.runId): \(written.directory)/report.html")
     if !written.changed.isEmpty {

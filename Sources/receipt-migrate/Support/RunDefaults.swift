@@ -73,7 +73,7 @@ enum RunDefaults {
     }
     Swift.print(
       RunSummaryTerminalRenderer.render(
-        summary: outcome.run.summary, comparisons: outcome.run.comparisons,
+        summary: outcome.run.summary, statistics: outcome.run.statistics,
         changes: outcome.run.changes, reportDirectory: outcome.reportDirectory),
       terminator: "")
     RejectedRows.print(outcome.run.rejectedTableRows)

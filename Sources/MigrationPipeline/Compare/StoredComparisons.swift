@@ -1,0 +1,28 @@
+import Entitlements
+import MigrationReports
+
+/// A run's comparisons as a report reads them: computed again from the store a chunk at a
+/// time, in the order the report asks, so a report of a million accounts never holds them all.
+/// The outline (each account's id and category) is what the compare pass found.
+public struct StoredComparisons: ComparisonSource {
+  private let stage: CompareStage
+  private let entries: [ComparisonOutline]
+
+  /// Creates the source.
+  ///
+  /// - Parameters:
+  ///   - stage: compares accounts from the store, with the run's instant, catalogue and table.
+  ///   - outline: every account of the run with the category its compare pass found.
+  public init(stage: CompareStage, outline: [ComparisonOutline]) {
+    self.stage = stage
+    entries = outline
+  }
+
+  /// Every account's id and category.
+  public func outline() -> [ComparisonOutline] { entries }
+
+  /// The comparisons of these accounts, in this order.
+  public func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
+    try stage.compare(accountIds: accountIds)
+  }
+}

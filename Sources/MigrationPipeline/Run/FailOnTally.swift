@@ -1,0 +1,59 @@
+import Entitlements
+
+/// Counts the accounts a ``FailOnPolicy`` selects while the comparisons stream past, without
+/// keeping them: accounts a selector takes whatever the previous run said are counted at once;
+/// those only a `new:` selector may take are remembered by id (with the categories that could
+/// make them new) until the previous run's categories are known.
+public struct FailOnTally: Sendable {
+  /// The policy.
+  public let policy: FailOnPolicy
+  private var decided = 0
+  /// Accounts waiting for the previous run: id, current category and table category.
+  private var pending:
+    [(accountId: String, category: DiscrepancyCategory, tableCategory: DiscrepancyCategory?)] = []
+
+  /// A tally of no accounts yet.
+  public init(policy: FailOnPolicy) {
+    self.policy = policy
+  }
+
+  /// Counts one account.
+  public mutating func add(_ comparison: AccountComparison) {
+    let oldSelectors = policy.selectors.filter { !$0.onlyNew }
+    if oldSelectors.contains(where: { policy.matches($0, comparison, previous: nil) }) {
+      decided += 1
+      return
+    }
+    // A new: selector can take the account only if it takes it when nothing came before.
+    if policy.selectors.contains(where: {
+      $0.onlyNew && policy.matches($0, comparison, previous: nil)
+    }) {
+      pending.append((comparison.accountId, comparison.category, comparison.tableCategory))
+    }
+  }
+
+  /// The accounts selected, once the previous run's categories are known.
+  ///
+  /// - Parameter previous: each account's categories in the run compared with, or `nil` when
+  ///   there is none.
+  /// - Returns: how many accounts the policy selects.
+  public func count(previous: [String: FailOnPolicy.Previous]?) -> Int {
+    decided
+      + pending.count { account in
+        policy.selectors.contains { selector in
+          guard selector.onlyNew else { return false }
+          let before =
+            selector.side == .primary
+            ? previous?[account.accountId]?.category : previous?[account.accountId]?.tableCategory
+          let now = selector.side == .primary ? account.category : account.tableCategory
+          guard let now, selector.categories.contains(now) else { return false }
+          return before.map { !selector.categories.contains($0) } ?? true
+        }
+      }
+  }
+
+  /// Whether the selected accounts cross the threshold.
+  public func isCrossed(previous: [String: FailOnPolicy.Previous]?) -> Bool {
+    count(previous: previous) > policy.threshold
+  }
+}

@@ -1,0 +1,109 @@
+import Entitlements
+
+/// Composes every file of a report in one pass over the accounts, in display order, a chunk at
+/// a time: the per-account files (`discrepancies.*`, `discrepancy-keys.*`) and report.html's
+/// rows are written as the accounts stream past while the aggregates are counted; the files
+/// that lead with aggregates (report.html, summary.md, run.json) are written after. Memory
+/// holds the outline (an id and a category per account), one chunk of comparisons and the
+/// aggregates — never every comparison.
+enum ComposedReport {
+  /// Accounts compared (or read) at once.
+  static let chunkSize = 512
+
+  /// Writes every file through `open`, which makes each file's writer; commits them all when
+  /// every one was written, discards them all otherwise.
+  ///
+  /// - Parameters:
+  ///   - summary: the run's facts.
+  ///   - source: the accounts.
+  ///   - context: the changes since the previous run and the lost notifications.
+  ///   - options: rendering choices.
+  ///   - open: makes the writer of one file (in memory or beside its final path).
+  /// - Returns: the writers, committed, in ``ReportWriter/fileNames`` order.
+  /// - Throws: ``ReportError`` when a file cannot be written, or what the source throws.
+  static func compose(
+    summary: RunSummary, source: any ComparisonSource, context: RunContext,
+    options: ReportOptions, open: (String) throws(ReportError) -> ReportFileWriter
+  ) throws -> [ReportFileWriter] {
+    var writers: [String: ReportFileWriter] = [:]
+    func writer(_ name: String) throws(ReportError) -> ReportFileWriter {
+      if let existing = writers[name] { return existing }
+      let made = try open(name)
+      writers[name] = made
+      return made
+    }
+    do {
+      let csv = try writer("discrepancies.csv")
+      let ndjson = try writer("discrepancies.ndjson")
+      let keysCSV = try writer("discrepancy-keys.csv")
+      let keysNDJSON = try writer("discrepancy-keys.ndjson")
+      // report.html's rows, gathered apart: the page leads with aggregates not known yet.
+      let htmlRows = try writer(Self.rowsScratchName)
+      DiscrepanciesCSVRenderer.writeHeader(into: &csv.output)
+      DiscrepancyKeysCSVRenderer.writeHeader(into: &keysCSV.output)
+      var statistics = ReportStatistics(topExplanationCount: options.topExplanationCount)
+      var rows = HTMLAccountRows(asOf: summary.asOf, options: options)
+      let order = displayOrder(try source.outline(), pseudonymizer: options.pseudonymizer)
+      for start in stride(from: 0, to: order.count, by: chunkSize) {
+        let chunk = Array(order[start..<min(order.count, start + chunkSize)])
+        for comparison in try source.comparisons(of: chunk) {
+          let account = options.pseudonymizer?.redacting(comparison) ?? comparison
+          statistics.add(account)
+          DiscrepanciesCSVRenderer.write(account, into: &csv.output)
+          DiscrepanciesNDJSONRenderer.write(account, into: &ndjson.output)
+          DiscrepancyKeysCSVRenderer.write(account, into: &keysCSV.output)
+          DiscrepancyKeysNDJSONRenderer.write(account, into: &keysNDJSON.output)
+          rows.add(account, to: &htmlRows.output)
+        }
+      }
+      statistics.finish()
+      let content = ReportContent(
+        summary: summary, statistics: statistics, context: context, options: options,
+        accountsListedInHTML: rows.listed, accountsWithHTMLEvidence: rows.withEvidence)
+
+      var failure: ReportError?
+      let html = try writer("report.html")
+      HTMLReportRenderer(content: content).render(into: &html.output) { output in
+        do throws(ReportError) {
+          try htmlRows.copy(into: &output)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
+      try writer("summary.md").output.write(SummaryMarkdownRenderer(content: content).render())
+      try writer("run.json").output.write(RunJSONRenderer(content: content).render())
+      ChangesCSVRenderer(content: content).render(into: &(try writer("changes.csv")).output)
+      LostNotificationsCSVRenderer(content: content).render(
+        into: &(try writer("lost-notifications.csv")).output)
+
+      htmlRows.discard()
+      let files = try ReportWriter.fileNames.map { name throws(ReportError) in try writer(name) }
+      for file in files { try file.commit() }
+      return files
+    } catch {
+      for writer in writers.values { writer.discard() }
+      throw error
+    }
+  }
+
+  /// The scratch file that holds report.html's rows while they are gathered.
+  static let rowsScratchName = "report.html.rows"
+
+  /// The accounts' ids in display order: by category, then by the id the report shows (the
+  /// pseudonym under `--redact`).
+  static func displayOrder(_ outline: [ComparisonOutline], pseudonymizer: Pseudonymizer?)
+    -> [String]
+  {
+    let shown = outline.map { entry in
+      (
+        id: entry.accountId, category: entry.category,
+        shown: pseudonymizer?.pseudonym(forAccount: entry.accountId) ?? entry.accountId
+      )
+    }
+    return shown.sorted { lhs, rhs in
+      if lhs.category != rhs.category { return DisplayOrder.precedes(lhs.category, rhs.category) }
+      return lhs.shown.utf8.lexicographicallyPrecedes(rhs.shown.utf8)
+    }.map(\.id)
+  }
+}

@@ -1,0 +1,38 @@
+import Entitlements
+
+/// A run's aggregates — what its headline and `run.json` show — counted one account at a time,
+/// so a caller streaming a million comparisons past can keep the counts and drop the accounts.
+public struct RunStatistics: Sendable {
+  var aggregates: ReportStatistics
+
+  /// Counts of no accounts yet; ``add(_:)`` each, in any order.
+  ///
+  /// - Parameter topExplanationCount: how many of the most frequent explanations to keep.
+  public init(topExplanationCount: Int = ReportOptions().topExplanationCount) {
+    aggregates = ReportStatistics(topExplanationCount: topExplanationCount)
+  }
+
+  /// The counts of these accounts.
+  public init(_ comparisons: [AccountComparison]) {
+    self.init()
+    for comparison in comparisons.sorted(by: DisplayOrder.precedes) { add(comparison) }
+  }
+
+  /// Counts one account.
+  public mutating func add(_ comparison: AccountComparison) {
+    aggregates.add(comparison)
+  }
+
+  /// The counts, ordered for display.
+  var final: ReportStatistics {
+    var copy = aggregates
+    copy.finish()
+    return copy
+  }
+
+  /// Accounts counted.
+  public var accounts: Int { aggregates.accounts }
+
+  /// Accounts in a category.
+  public func count(_ category: DiscrepancyCategory) -> Int { aggregates.count(category) }
+}
