@@ -8,19 +8,23 @@ public struct CompareOptions: Sendable {
   public var asOf: Timestamp
   /// The team's product catalogue.
   public var catalog: ProductCatalog?
-  /// The team's table by account, when one is compared.
+  /// The team's table by account, when one is compared from memory.
   public var table: [String: [TableRow]]?
+  /// The run whose stored team table is compared, read one account at a time so that a
+  /// million-row table is never held whole; `table` wins when both are set.
+  public var storedTableRunId: String?
   /// How far apart two expiries may be and still agree.
   public var expiryTolerance: Int64
 
   /// Creates options.
   public init(
     asOf: Timestamp, catalog: ProductCatalog? = nil, table: [String: [TableRow]]? = nil,
-    expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+    storedTableRunId: String? = nil, expiryTolerance: Int64 = Timestamp.millisecondsPerDay
   ) {
     self.asOf = asOf
     self.catalog = catalog
     self.table = table
+    self.storedTableRunId = storedTableRunId
     self.expiryTolerance = expiryTolerance
   }
 }

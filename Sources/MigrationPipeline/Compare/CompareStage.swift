@@ -80,7 +80,7 @@ public struct CompareStage {
     let comparator = self.comparator
     // Reading is serial (one connection); decoding every stored value and comparing are not.
     let records = try accountIds.map { try store.accountRecords($0) }
-    let table = options.table
+    let table = try tableRows(of: accountIds)
     let compared = Mutex<[Result<AccountComparison, any Error>?]>(
       Array(repeating: nil, count: records.count))
     DispatchQueue.concurrentPerform(iterations: records.count) { index in
@@ -101,8 +101,26 @@ public struct CompareStage {
   public func compare(accountId: String) throws -> AccountComparison {
     try comparator.compare(
       Self.input(
-        for: try store.accountRecords(accountId), table: options.table,
+        for: try store.accountRecords(accountId), table: try tableRows(of: [accountId]),
         pendingRefreshes: try store.pendingRefreshes()))
+  }
+
+  /// The team table's rows of these accounts: from memory, or read from the store.
+  private func tableRows(of accountIds: [String]) throws -> [String: [TableRow]]? {
+    if let table = options.table { return table }
+    guard let runId = options.storedTableRunId else { return nil }
+    var rows: [String: [TableRow]] = [:]
+    for accountId in accountIds {
+      rows[accountId] = try store.currentEntitlements(runId: runId, accountId: accountId)
+        .compactMap { row in
+          EntitlementStatus(rawValue: row.status).map {
+            TableRow(
+              productId: row.productId, status: $0,
+              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+          }
+        }
+    }
+    return rows
   }
 
   private var comparator: AccountComparator {

@@ -25,62 +25,146 @@ public enum CurrentEntitlementsReader {
     public var description: String
   }
 
-  /// Reads a table file.
+  /// Reads a whole table into memory.
   ///
   /// - Parameter path: the CSV file.
-  /// - Returns: the rows and the rejected lines.
-  /// - Throws: ``Failure`` when the file cannot be read or has no usable header.
+  /// - Returns: the rows by account, with the rejected lines.
+  /// - Throws: ``Failure`` when the file cannot be read, is empty or lacks a required column.
   public static func read(_ path: String) throws -> Table {
-    guard let data = FileManager.default.contents(atPath: path) else {
+    var table = Table(rows: [:], rowsRead: 0, rejected: [])
+    let outcome = try read(path) { rows in
+      for (account, row) in rows { table.rows[account, default: []].append(row) }
+    }
+    table.rowsRead = outcome.rowsRead
+    table.rejected = outcome.rejected
+    return table
+  }
+
+  /// Reads a table a block of lines at a time, in file order, handing each block's accepted
+  /// rows to `each`: a million-row table is never held whole.
+  ///
+  /// - Parameters:
+  ///   - path: the CSV file.
+  ///   - each: receives accepted rows (account id and row), a few thousand at a time.
+  /// - Returns: how many rows were read and the lines rejected, with their reasons.
+  /// - Throws: ``Failure`` when the file cannot be read, is empty or lacks a required column;
+  ///   what `each` throws.
+  public static func read(
+    _ path: String, each: ([(accountId: String, row: TableRow)]) throws -> Void
+  ) throws -> (rowsRead: Int, rejected: [(line: Int, reason: String)]) {
+    guard let file = FileHandle(forReadingAtPath: path) else {
       throw Failure(description: "the current entitlements file \(path) cannot be read")
     }
-    // `isNewline` splits LF, CRLF (one Character in Swift) and CR alike: spreadsheets write CRLF.
-    let lines = String(decoding: data, as: UTF8.self).split(
-      omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-    guard let header = lines.first else {
+    defer { try? file.close() }
+    var lines = LineSplitter()
+    var columns: Columns?
+    var rowsRead = 0
+    var rejected: [(line: Int, reason: String)] = []
+    var accepted: [(accountId: String, row: TableRow)] = []
+    var number = 0
+    func take(_ line: String) throws {
+      number += 1
+      guard let columns else {
+        columns = try Columns(header: line, path: path)
+        return
+      }
+      let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      if text.isEmpty { return }
+      rowsRead += 1
+      switch columns.row(fields(Substring(text))) {
+      case .success(let row): accepted.append(row)
+      case .failure(let reason): rejected.append((number, reason.description))
+      }
+      if accepted.count >= 4_096 {
+        try each(accepted)
+        accepted.removeAll(keepingCapacity: true)
+      }
+    }
+    while true {
+      let block: Data
+      do {
+        guard let read = try file.read(upToCount: 1 << 20), !read.isEmpty else { break }
+        block = read
+      } catch {
+        throw Failure(description: "the current entitlements file \(path) cannot be read: \(error)")
+      }
+      for line in lines.feed(block) { try take(line) }
+    }
+    if let last = lines.finish() { try take(last) }
+    guard columns != nil else {
       throw Failure(description: "the current entitlements file \(path) is empty")
     }
-    let names = fields(header).map { $0.lowercased() }
-    guard let account = names.firstIndex(of: "account_id"),
-      let product = names.firstIndex(of: "product_id"),
-      let status = names.firstIndex(of: "status")
-    else {
-      throw Failure(
-        description:
-          "the current entitlements file \(path) must have the columns account_id, product_id, status (and optionally expires_at); found \(names.joined(separator: ","))"
-      )
+    if !accepted.isEmpty { try each(accepted) }
+    return (rowsRead, rejected)
+  }
+
+  /// Checks, before any work, that a table can be read and has the required columns.
+  ///
+  /// - Parameter path: the CSV file.
+  /// - Throws: ``Failure`` naming the file and what is wrong.
+  public static func validate(_ path: String) throws {
+    guard let file = FileHandle(forReadingAtPath: path) else {
+      throw Failure(description: "the current entitlements file \(path) cannot be read")
     }
-    let expires = names.firstIndex(of: "expires_at")
-    var table = Table(rows: [:], rowsRead: 0, rejected: [])
-    for (offset, line) in lines.enumerated().dropFirst() {
-      let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
-      if text.isEmpty { continue }
-      table.rowsRead += 1
-      let values = fields(Substring(text))
+    defer { try? file.close() }
+    var lines = LineSplitter()
+    let block = (try? file.read(upToCount: 1 << 16)) ?? nil
+    guard let header = lines.feed(block ?? Data()).first ?? lines.finish() else {
+      throw Failure(description: "the current entitlements file \(path) is empty")
+    }
+    _ = try Columns(header: header, path: path)
+  }
+
+  /// Where the columns are, from the header line.
+  private struct Columns {
+    let account: Int
+    let product: Int
+    let status: Int
+    let expires: Int?
+
+    init(header: String, path: String) throws {
+      let names = CurrentEntitlementsReader.fields(Substring(header)).map { $0.lowercased() }
+      guard let account = names.firstIndex(of: "account_id"),
+        let product = names.firstIndex(of: "product_id"),
+        let status = names.firstIndex(of: "status")
+      else {
+        throw Failure(
+          description:
+            "the current entitlements file \(path) must have the columns account_id, product_id, status (and optionally expires_at); found \(names.joined(separator: ","))"
+        )
+      }
+      self.account = account
+      self.product = product
+      self.status = status
+      expires = names.firstIndex(of: "expires_at")
+    }
+
+    func row(_ values: [String]) -> Result<(accountId: String, row: TableRow), Rejection> {
       guard values.count > max(account, product, status) else {
-        table.rejected.append((offset + 1, "the row has \(values.count) fields"))
-        continue
+        return .failure(Rejection("the row has \(values.count) fields"))
       }
       guard !values[account].isEmpty, !values[product].isEmpty else {
-        table.rejected.append((offset + 1, "account_id and product_id must not be empty"))
-        continue
+        return .failure(Rejection("account_id and product_id must not be empty"))
       }
-      guard let label = parseStatus(values[status]) else {
-        table.rejected.append((offset + 1, "unknown status '\(values[status])'"))
-        continue
+      guard let label = CurrentEntitlementsReader.parseStatus(values[status]) else {
+        return .failure(Rejection("unknown status '\(values[status])'"))
       }
       var expiry: Timestamp?
       if let expires, expires < values.count, !values[expires].isEmpty {
         guard let parsed = Timestamp(parsing: values[expires]) else {
-          table.rejected.append((offset + 1, "expires_at '\(values[expires])' is not an instant"))
-          continue
+          return .failure(Rejection("expires_at '\(values[expires])' is not an instant"))
         }
         expiry = parsed
       }
-      table.rows[values[account], default: []].append(
-        TableRow(productId: values[product], status: label, expiresAt: expiry))
+      return .success(
+        (values[account], TableRow(productId: values[product], status: label, expiresAt: expiry)))
     }
-    return table
+  }
+
+  /// Why a line was rejected.
+  private struct Rejection: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
   }
 
   private static func parseStatus(_ text: String) -> EntitlementStatus? {

@@ -160,7 +160,8 @@ public struct MigrationRunner: Sendable {
     let started = startedAt ?? now()
     let runId = options.runId ?? Self.runId(startedAt: started)
     let catalogText = try options.catalogPath.map(Self.readText)
-    let table = try options.currentEntitlementsPath.map(CurrentEntitlementsReader.read)
+    // Checked before the run begins; read into the store a block at a time once it has.
+    try options.currentEntitlementsPath.map(CurrentEntitlementsReader.validate)
     let store = try openStore()
     defer { try? store.close() }
     let source = try appStore?.source ?? StoreProvenance.recorded(in: store) ?? Self.noAppStore
@@ -176,8 +177,18 @@ public struct MigrationRunner: Sendable {
       asOfMilliseconds: asOf.millisecondsSince1970, isSimulated: source.isSimulated,
       inputs: recipe.json, summary: nil)
     try store.beginRun(runRow)
-    if let table {
-      try store.storeCurrentEntitlements(Self.rows(of: table), runId: runId)
+    var rejectedTableRows: [(line: Int, reason: String)] = []
+    if let tablePath = options.currentEntitlementsPath {
+      try store.storeCurrentEntitlements([], runId: runId)
+      rejectedTableRows = try CurrentEntitlementsReader.read(tablePath) { rows in
+        try store.appendCurrentEntitlements(
+          rows.map {
+            CurrentEntitlementRow(
+              accountId: $0.accountId, productId: $0.row.productId,
+              status: $0.row.status.rawValue,
+              expiresMilliseconds: $0.row.expiresAt?.millisecondsSince1970)
+          }, runId: runId)
+      }.rejected
     }
     let compareBegan = now()
     // One pass, a chunk at a time: each chunk is stored and counted, then dropped. The report
@@ -230,7 +241,7 @@ public struct MigrationRunner: Sendable {
     let clock = now
     return RecordedRun(
       summary: summary, outline: outline, statistics: statistics,
-      rejectedTableRows: table?.rejected ?? [], changes: difference?.changes ?? [],
+      rejectedTableRows: rejectedTableRows, changes: difference?.changes ?? [],
       lostNotifications: lost,
       load: {
         let store = try MigrationStore(path: storePath, now: { clock().millisecondsSince1970 })
@@ -314,16 +325,6 @@ public struct MigrationRunner: Sendable {
 
   static func fileName(_ path: String) -> String {
     URL(fileURLWithPath: path).lastPathComponent
-  }
-
-  static func rows(of table: CurrentEntitlementsReader.Table) -> [CurrentEntitlementRow] {
-    table.rows.flatMap { account, rows in
-      rows.map {
-        CurrentEntitlementRow(
-          accountId: account, productId: $0.productId, status: $0.status.rawValue,
-          expiresMilliseconds: $0.expiresAt?.millisecondsSince1970)
-      }
-    }.sorted { ($0.accountId, $0.productId) < ($1.accountId, $1.productId) }
   }
 
   static func row(_ comparison: AccountComparison) -> ComparisonRow {

@@ -101,21 +101,9 @@ public struct RunRecipe: Sendable {
   /// - Returns: the options.
   /// - Throws: `SQLiteError` or a catalogue error.
   public func compareOptions(store: MigrationStore, runId: String) throws -> CompareOptions {
-    var table: [String: [TableRow]]?
-    if teamTableFile != nil {
-      table = try store.currentEntitlements(runId: runId).mapValues { rows in
-        rows.compactMap { row in
-          EntitlementStatus(rawValue: row.status).map {
-            TableRow(
-              productId: row.productId, status: $0,
-              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
-          }
-        }
-      }
-    }
-    return CompareOptions(
+    CompareOptions(
       asOf: asOf, catalog: Self.completing(try catalog(), from: try store.productsSeen()),
-      table: table)
+      storedTableRunId: teamTableFile != nil ? runId : nil)
   }
 
   /// The catalogue given (or none), completed with every product the App Store's signed

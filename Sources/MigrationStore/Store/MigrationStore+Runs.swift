@@ -152,6 +152,50 @@ extension MigrationStore {
     return rows
   }
 
+  /// The team table rows a run compared for one account, in file order: what a comparison
+  /// reads a chunk of accounts at a time instead of holding the whole table.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - accountId: the account.
+  /// - Returns: its rows; empty when the table has none for it.
+  /// - Throws: `SQLiteError`.
+  public func currentEntitlements(runId: String, accountId: String) throws
+    -> [CurrentEntitlementRow]
+  {
+    var rows: [CurrentEntitlementRow] = []
+    try database.forEachRow(
+      """
+      SELECT account_id, product_id, status, expires_ms FROM run_current_entitlements
+      WHERE run_id = ? AND account_id = ? ORDER BY rowid
+      """,
+      binding: runId, accountId
+    ) { row in
+      rows.append(
+        CurrentEntitlementRow(
+          accountId: try row.string(at: 0), productId: try row.string(at: 1),
+          status: try row.string(at: 2), expiresMilliseconds: try row.optionalInt64(at: 3)))
+    }
+    return rows
+  }
+
+  /// Adds rows to a run's team table, in one transaction; ``storeCurrentEntitlements(_:runId:)``
+  /// replaces them.
+  ///
+  /// - Parameters:
+  ///   - rows: the rows, in file order.
+  ///   - runId: the run.
+  /// - Throws: `SQLiteError`.
+  public func appendCurrentEntitlements(_ rows: [CurrentEntitlementRow], runId: String) throws {
+    try writeTransaction {
+      for row in rows {
+        try database.run(
+          "INSERT INTO run_current_entitlements (run_id, account_id, product_id, status, expires_ms) VALUES (?, ?, ?, ?, ?)",
+          binding: runId, row.accountId, row.productId, row.status, row.expiresMilliseconds)
+      }
+    }
+  }
+
   /// Replaces a run's classifications.
   ///
   /// - Parameters:
