@@ -1,4 +1,6 @@
+import Entitlements
 import Foundation
+import Synchronization
 import Testing
 
 @testable import MigrationReports
@@ -39,5 +41,68 @@ struct StreamedWritingTests {
       (error as? ReportError)?.description.contains(path) == true
     }
     #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test("a report streamed from a source asks for each account once, a chunk at a time")
+  func chunkedSource() throws {
+    let comparisons = ScaleTests.comparisons(count: 3_000)
+    let source = CountingSource(comparisons)
+    let directory = try TestFiles.temporaryDirectory()
+    try ReportWriter.write(summary: SampleWorld.simulatedSummary, source: source, to: directory)
+    let asked = source.asked.withLock { $0 }
+    #expect(asked.map(\.count).reduce(0, +) == comparisons.count)
+    #expect(Set(asked.joined()).count == comparisons.count)
+    #expect((asked.map(\.count).max() ?? 0) <= ComposedReport.chunkSize)
+    let rendered = ReportWriter.render(
+      summary: SampleWorld.simulatedSummary, comparisons: comparisons)
+    for file in rendered {
+      let written = try #require(FileManager.default.contents(atPath: directory + "/" + file.name))
+      #expect([UInt8](written) == file.bytes, "\(file.name) streamed differs from the rendering")
+    }
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+      .filter { $0.hasSuffix(".tmp") }
+    #expect(leftovers.isEmpty)
+  }
+
+  @Test("a streamed report whose source fails writes nothing and leaves nothing behind")
+  func failingSource() throws {
+    struct Broken: Error {}
+    let source = CountingSource(ScaleTests.comparisons(count: 1_500), failAfter: 2)
+    let directory = try TestFiles.temporaryDirectory()
+    #expect(throws: Broken.self) {
+      try ReportWriter.write(
+        summary: SampleWorld.simulatedSummary, source: source.failing(with: Broken()),
+        to: directory)
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
+  }
+}
+
+/// A source over comparisons in memory that records what it was asked for, and can fail.
+private final class CountingSource: ComparisonSource, @unchecked Sendable {
+  let base: ComparisonArray
+  let asked = Mutex<[[String]]>([])
+  let failAfter: Int?
+  var failure: (any Error)?
+
+  init(_ comparisons: [AccountComparison], failAfter: Int? = nil) {
+    base = ComparisonArray(comparisons)
+    self.failAfter = failAfter
+  }
+
+  func failing(with error: any Error) -> CountingSource {
+    failure = error
+    return self
+  }
+
+  func outline() -> [ComparisonOutline] { base.outline() }
+
+  func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
+    let count = asked.withLock { asked in
+      asked.append(accountIds)
+      return asked.count
+    }
+    if let failAfter, let failure, count > failAfter { throw failure }
+    return base.comparisons(of: accountIds)
   }
 }
