@@ -19,19 +19,28 @@ public enum ChildProcess {
     public var cpuSeconds: Double
   }
 
-  /// Runs a program to completion, with its output discarded.
+  /// Runs a program to completion, with its output discarded (its standard error passed through
+  /// when asked).
+  ///
+  /// The peak memory is the child's own only when this process is small when it starts the
+  /// child: Linux starts it sharing this process's memory until it executes the program, and
+  /// counts that memory's high-water mark as the child's. Start children before this process
+  /// grows, or from a small process.
   ///
   /// - Parameters:
   ///   - executable: the program's path.
   ///   - arguments: its arguments.
+  ///   - showsErrors: whether the child's standard error goes to this process's.
   /// - Returns: status, time and peak memory.
   /// - Throws: when the program cannot be started.
-  public static func run(_ executable: String, _ arguments: [String]) throws -> Outcome {
+  public static func run(_ executable: String, _ arguments: [String], showsErrors: Bool = false)
+    throws -> Outcome
+  {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    if !showsErrors { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer {
       for argument in argv { free(argument) }

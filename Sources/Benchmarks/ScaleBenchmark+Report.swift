@@ -13,21 +13,23 @@ extension ScaleBenchmark {
     public var accounts: Int
     /// How long building the store took, or `nil` when a store built before was used.
     public var buildSeconds: Double?
-    /// The `compare` command.
-    public var compare: ChildProcess.Outcome
-    /// The `report` command (which compares again, then writes every file).
-    public var report: ChildProcess.Outcome
+    /// The `compare` command; `nil` when only the store was built.
+    public var compare: ChildProcess.Outcome?
+    /// The `report` command (which compares again, then writes every file); `nil` when only
+    /// the store was built.
+    public var report: ChildProcess.Outcome?
     /// The store's size on disk.
     public var storeBytes: Int64
 
     /// The larger peak of the two commands.
     public var peakResidentBytes: Int64 {
-      max(compare.peakResidentBytes, report.peakResidentBytes)
+      max(compare?.peakResidentBytes ?? 0, report?.peakResidentBytes ?? 0)
     }
 
     /// Accounts compared per second by the `compare` command, start to exit.
     public var compareRate: Double {
-      compare.seconds > 0 ? Double(accounts) / compare.seconds : 0
+      guard let compare, compare.seconds > 0 else { return 0 }
+      return Double(accounts) / compare.seconds
     }
 
     /// The figures as text, each beside its target.
@@ -41,10 +43,11 @@ extension ScaleBenchmark {
       } else {
         lines.append("  store built before, \(format(Double(storeBytes) / 1e6)) MB on disk")
       }
+      guard let compare, let report else { return lines.joined(separator: "\n") }
       lines.append(
         "  compare: \(format(compare.seconds)) s, \(format(compareRate)) accounts/s "
-          + "(target ≥ \(format(Self.targetCompareRate))), peak \(megabytes(compare.peakResidentBytes)), "
-          + "CPU \(format(compare.cpuSeconds)) s")
+          + "(target ≥ \(format(Self.targetCompareRate))), peak "
+          + "\(megabytes(compare.peakResidentBytes)), CPU \(format(compare.cpuSeconds)) s")
       lines.append(
         "  report: \(format(report.seconds)) s (compares again, then writes every file), peak "
           + "\(megabytes(report.peakResidentBytes)), CPU \(format(report.cpuSeconds)) s")
@@ -68,7 +71,7 @@ extension ScaleBenchmark {
       writer.key("compare_accounts_per_second")
       writer.value(compareRate)
       writer.key("report_seconds")
-      writer.value(report.seconds)
+      writer.value(report?.seconds ?? 0)
       writer.endObject()
       return writer.string
     }

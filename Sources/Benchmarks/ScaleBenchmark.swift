@@ -34,6 +34,8 @@ public enum ScaleBenchmark {
     /// one removed afterwards. A store built there before for the same accounts and seed is
     /// used again.
     public var directory: String?
+    /// Only build the store (what the benchmark runs in a child process of its own).
+    public var buildOnly = false
 
     /// Settings with the defaults above.
     ///
@@ -64,13 +66,31 @@ public enum ScaleBenchmark {
     let built = "\(scratch)/store-\(settings.accounts)-seed\(settings.seed)"
     let layout = Layout(directory: built)
     var buildSeconds: Double?
+    if settings.buildOnly {
+      if !files.fileExists(atPath: layout.complete) {
+        try await build(layout, settings: settings, log: log)
+      }
+      return Report(
+        accounts: settings.accounts, buildSeconds: nil, compare: nil, report: nil,
+        storeBytes: Self.size(of: layout.store))
+    }
     if files.fileExists(atPath: layout.complete) {
       log("using the store built before in \(built)")
     } else {
-      let clock = ContinuousClock()
-      let began = clock.now
-      try await build(layout, settings: settings, log: log)
-      buildSeconds = began.duration(to: clock.now).inSeconds
+      // Built in a child process: this one stays small, so the commands it starts next are
+      // measured alone (a child starts out sharing its parent's memory, and Linux counts that
+      // memory's high-water mark as the child's peak).
+      let child = try ChildProcess.run(
+        settings.executable,
+        [
+          "bench", "scale", "--build-only", "--accounts", String(settings.accounts), "--seed",
+          String(settings.seed), "--part", String(settings.part), "--keep", scratch,
+        ], showsErrors: true)
+      guard child.status == 0, files.fileExists(atPath: layout.complete) else {
+        throw SimulatorProcess.Failure(
+          description: "building the store exited with status \(child.status)")
+      }
+      buildSeconds = child.seconds
     }
     let asOf = try String(contentsOfFile: layout.complete, encoding: .utf8)
       .trimmingCharacters(in: .whitespacesAndNewlines)

@@ -39,9 +39,18 @@ struct ScaleBenchCommand: AsyncParsableCommand {
   )
   var json = false
 
+  @Flag(
+    help: ArgumentHelp(
+      "Only build the store in the --keep directory and exit (what the benchmark runs in a "
+        + "child process, so that it stays small itself)."))
+  var buildOnly = false
+
   mutating func validate() throws {
     guard accounts > 0 else { throw ValidationError("--accounts must be positive") }
     guard part > 0 else { throw ValidationError("--part must be positive") }
+    guard !buildOnly || keep != nil else {
+      throw ValidationError("--build-only needs --keep DIR: the store it builds is kept there")
+    }
   }
 
   func run() async throws {
@@ -50,6 +59,7 @@ struct ScaleBenchCommand: AsyncParsableCommand {
     settings.seed = seed
     settings.part = part
     settings.directory = keep.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    settings.buildOnly = buildOnly
     let report = try await ScaleBenchmark.run(settings) {
       StandardError.write("[bench scale] \($0)\n")
     }
