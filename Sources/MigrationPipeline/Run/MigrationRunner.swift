@@ -164,13 +164,19 @@ public struct MigrationRunner: Sendable {
     let store = try openStore()
     defer { try? store.close() }
     let source = try appStore?.source ?? StoreProvenance.recorded(in: store) ?? Self.noAppStore
+    let tokens = try options.tokens.map { try $0.load(accounts: try store.accountIds()) }
     let asOf =
       try options.asOf ?? appStore?.clock ?? StoreProvenance.recordedClock(in: store) ?? now()
-    let recipe = RunRecipe(
+    var recipe = RunRecipe(
       asOf: asOf, catalogText: catalogText,
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
+    switch options.tokens {
+    case .file(let path)?: recipe.tokensFile = Self.fileName(path)
+    case .derived(let namespace)?: recipe.tokensNamespace = namespace
+    case nil: break
+    }
     let runRow = RunRow(
       id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
       asOfMilliseconds: asOf.millisecondsSince1970, isSimulated: source.isSimulated,
@@ -178,6 +184,9 @@ public struct MigrationRunner: Sendable {
     try store.beginRun(runRow)
     if let table {
       try store.storeCurrentEntitlements(Self.rows(of: table), runId: runId)
+    }
+    if case .file? = options.tokens, let tokens {
+      try store.storeRunAccountTokens(tokens.mapping.tokenByAccount, runId: runId)
     }
     let compareBegan = now()
     let comparisons = try CompareStage(
@@ -207,6 +216,7 @@ public struct MigrationRunner: Sendable {
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
+    summary.tokenMapping = recipe.tokenMapping
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -216,7 +226,8 @@ public struct MigrationRunner: Sendable {
       summary: RunSummaryCodec.encode(summary))
     return RecordedRun(
       summary: summary, comparisons: comparisons, rejectedTableRows: table?.rejected ?? [],
-      changes: difference?.changes ?? [], lostNotifications: lost)
+      changes: difference?.changes ?? [], lostNotifications: lost,
+      quarantinedTokenRows: tokens?.quarantined ?? [])
   }
 
   /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.

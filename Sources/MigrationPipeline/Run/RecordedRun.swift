@@ -13,6 +13,8 @@ public struct RecordedRun: Sendable {
   public var changes: [AccountChange]
   /// The notifications Apple never delivered that this run reports.
   public var lostNotifications: [LostNotification]
+  /// Rows of the token mapping file that could not be used (file, line and reason).
+  public var quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow]
 
   /// Creates a recorded run.
   ///
@@ -23,13 +25,15 @@ public struct RecordedRun: Sendable {
   public init(
     summary: RunSummary, comparisons: [AccountComparison],
     rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
-    lostNotifications: [LostNotification] = []
+    lostNotifications: [LostNotification] = [],
+    quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow] = []
   ) {
     self.summary = summary
     self.comparisons = comparisons
     self.rejectedTableRows = rejectedTableRows
     self.changes = changes
     self.lostNotifications = lostNotifications
+    self.quarantinedTokenRows = quarantinedTokenRows
   }
 
   /// Accounts whose ids could not be resolved.
@@ -40,11 +44,12 @@ public struct RecordedRun: Sendable {
   public var staleAccounts: Int { comparisons.count { $0.category == .staleAppStoreData } }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table rows rejected or accounts left unresolved, else 0.
+  /// when inputs were quarantined, team-table or token-mapping rows rejected or accounts left
+  /// unresolved, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     if unresolvedAccounts > 0 || staleAccounts > 0 || summary.inputs.recordsQuarantined > 0
-      || !rejectedTableRows.isEmpty
+      || !rejectedTableRows.isEmpty || !quarantinedTokenRows.isEmpty
     {
       return 4
     }
