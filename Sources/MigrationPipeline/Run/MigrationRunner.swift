@@ -277,7 +277,10 @@ public struct MigrationRunner: Sendable {
 
   /// `20251101T000000Z-3f9a`: the start instant, and a random suffix so two runs started in the
   /// same second do not collide.
-  static func runId(startedAt: Timestamp) -> String {
+  ///
+  /// - Parameter startedAt: when the run started.
+  /// - Returns: the id.
+  public static func runId(startedAt: Timestamp) -> String {
     let civil = CivilTime(startedAt)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)
