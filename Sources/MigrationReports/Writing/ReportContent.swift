@@ -7,6 +7,8 @@ struct ReportContent: Sendable {
   /// The accounts as the report shows them, in ``DisplayOrder``.
   let accounts: [AccountComparison]
   let statistics: ReportStatistics
+  /// The `appAccountToken` audit, when the run audited tokens.
+  let tokens: TokenAuditStatistics?
   let options: ReportOptions
   /// The changes since the previous run and the lost notifications, redacted like the accounts.
   let context: RunContext
@@ -24,6 +26,8 @@ struct ReportContent: Sendable {
     accounts = (shown ?? comparisons).sorted(by: DisplayOrder.precedes)
     statistics = ReportStatistics(
       comparisons: accounts, topExplanationCount: options.topExplanationCount)
+    tokens =
+      summary.tokenMapping == nil ? nil : TokenAuditStatistics(comparisons: self.accounts)
   }
 
   /// The accounts with a row in `report.html`: the first ``ReportOptions/htmlRowLimit`` in

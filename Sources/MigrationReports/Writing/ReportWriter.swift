@@ -32,6 +32,7 @@ public enum ReportWriter {
       ("run.json", { $1.write(RunJSONRenderer(content: $0).render()) }),
       ("changes.csv", { ChangesCSVRenderer(content: $0).render(into: &$1) }),
       ("lost-notifications.csv", { LostNotificationsCSVRenderer(content: $0).render(into: &$1) }),
+      ("account-tokens.csv", { AccountTokensCSVRenderer(content: $0).render(into: &$1) }),
     ]
 
   /// The name of the link to the most recent run, beside the run folders.
