@@ -66,6 +66,30 @@ public struct LinkPlanner {
             newToken: expected, refusal: refusal))
       }
     }
-    return LinkPlan(writes: writes, findings: findings, accounts: accounts.count)
+    return LinkPlan(
+      writes: Self.refusingShared(writes), findings: findings, accounts: accounts.count)
+  }
+
+  /// One write per purchase. A purchase whose customer is linked to several accounts that each
+  /// want their own token on it is refused: a purchase carries one token, and choosing an
+  /// account for it is the team's decision, not a guess of the tool's.
+  static func refusingShared(_ writes: [LinkPlan.Write]) -> [LinkPlan.Write] {
+    var accounts: [String: [String]] = [:]
+    for write in writes {
+      accounts[write.purchase.originalTransactionId, default: []].append(write.accountId)
+    }
+    var seen: Set<String> = []
+    var result: [LinkPlan.Write] = []
+    for var write in writes where seen.insert(write.purchase.originalTransactionId).inserted {
+      let claimants = accounts[write.purchase.originalTransactionId] ?? []
+      if claimants.count > 1 {
+        write.refusal =
+          "its customer is linked to accounts \(claimants.joined(separator: ", ")), which have "
+          + "different tokens; a purchase carries one, so choose its account and set it with a "
+          + "--tokens file that lists only that account's"
+      }
+      result.append(write)
+    }
+    return result
   }
 }

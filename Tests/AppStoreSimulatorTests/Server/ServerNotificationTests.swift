@@ -70,7 +70,8 @@ struct ServerNotificationTests {
       #expect(transaction.appAccountToken != token, "a sent notification was rewritten")
     }
     // The purchase itself carries the token from now on.
-    let statuses = try await fresh.client.allSubscriptionStatuses(original, environment: .production)
+    let statuses = try await fresh.client.allSubscriptionStatuses(
+      original, environment: .production)
     let current = statuses.groups.flatMap(\.lastTransactions).first {
       $0.originalTransactionId == original
     }
