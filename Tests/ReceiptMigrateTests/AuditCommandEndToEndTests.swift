@@ -59,6 +59,17 @@ struct AuditCommandEndToEndTests {
       if process.isRunning { process.terminate() }
       process.waitUntilExit()
     }
+
+    /// Stops the server and reads the rest of its log, so ``requestLines`` holds every request.
+    func stopAndDrain() {
+      stop()
+      buffer += String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      for line in buffer.split(separator: "\n") where line.hasPrefix("#") {
+        requestLines.append(String(line))
+      }
+      buffer = ""
+    }
   }
 
   struct Failure: Error, CustomStringConvertible {

@@ -22,13 +22,16 @@ public struct AccountComparison: Hashable, Sendable {
   public var suspectedFlaws: [LegacyLogicFlaw]
   /// What the comparison rests on.
   public var evidence: AccountEvidence
+  /// The `appAccountToken` of every purchase against the team's mapping, when one was given.
+  public var tokenAudit: AccountTokenAudit?
 
   /// Creates an account comparison.
   public init(
     accountId: String, category: DiscrepancyCategory, explanation: String, cause: DifferenceCause?,
     keys: [KeyComparison], secondaryFindings: [String] = [],
     tableCategory: DiscrepancyCategory? = nil,
-    suspectedFlaws: [LegacyLogicFlaw] = [], evidence: AccountEvidence
+    suspectedFlaws: [LegacyLogicFlaw] = [], evidence: AccountEvidence,
+    tokenAudit: AccountTokenAudit? = nil
   ) {
     self.accountId = accountId
     self.category = category
@@ -39,5 +42,6 @@ public struct AccountComparison: Hashable, Sendable {
     self.tableCategory = tableCategory
     self.suspectedFlaws = suspectedFlaws
     self.evidence = evidence
+    self.tokenAudit = tokenAudit
   }
 }

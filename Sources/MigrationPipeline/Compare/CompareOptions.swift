@@ -15,16 +15,20 @@ public struct CompareOptions: Sendable {
   public var storedTableRunId: String?
   /// How far apart two expiries may be and still agree.
   public var expiryTolerance: Int64
+  /// The team's `appAccountToken` for each account, when tokens are audited.
+  public var tokens: AccountTokenMapping?
 
   /// Creates options.
   public init(
     asOf: Timestamp, catalog: ProductCatalog? = nil, table: [String: [TableRow]]? = nil,
-    storedTableRunId: String? = nil, expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+    storedTableRunId: String? = nil, expiryTolerance: Int64 = Timestamp.millisecondsPerDay,
+    tokens: AccountTokenMapping? = nil
   ) {
     self.asOf = asOf
     self.catalog = catalog
     self.table = table
     self.storedTableRunId = storedTableRunId
     self.expiryTolerance = expiryTolerance
+    self.tokens = tokens
   }
 }

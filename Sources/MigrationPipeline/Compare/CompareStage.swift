@@ -81,12 +81,16 @@ public struct CompareStage {
     // Reading is serial (one connection); decoding every stored value and comparing are not.
     let records = try accountIds.map { try store.accountRecords($0) }
     let table = try tableRows(of: accountIds)
+    let auditor = options.tokens.map(TokenAuditor.init(mapping:))
     let compared = Mutex<[Result<AccountComparison, any Error>?]>(
       Array(repeating: nil, count: records.count))
     DispatchQueue.concurrentPerform(iterations: records.count) { index in
       let comparison = Result {
-        comparator.compare(
-          try Self.input(for: records[index], table: table, pendingRefreshes: pending))
+        let input = try Self.input(for: records[index], table: table, pendingRefreshes: pending)
+        var compared = comparator.compare(input)
+        compared.tokenAudit = auditor?.audit(
+          accountId: input.accountId, customers: Self.tokenCustomers(records[index], input))
+        return compared
       }
       compared.withLock { $0[index] = comparison }
     }
@@ -99,10 +103,19 @@ public struct CompareStage {
   /// - Returns: its comparison.
   /// - Throws: `SQLiteError`, or a failure to read back a stored value.
   public func compare(accountId: String) throws -> AccountComparison {
-    try comparator.compare(
-      Self.input(
-        for: try store.accountRecords(accountId), table: try tableRows(of: [accountId]),
-        pendingRefreshes: try store.pendingRefreshes()))
+    try compare(accountIds: [accountId])[0]
+  }
+
+  /// The account's customers as the token audit reads them: the decoded transactions, and the
+  /// tokens `link` set since each customer was fetched.
+  static func tokenCustomers(_ records: AccountRecords, _ input: AccountInput)
+    -> [TokenAuditor.Customer]
+  {
+    zip(records.customers, input.customers).map { stored, customer in
+      TokenAuditor.Customer(
+        key: customer.key, environment: customer.environment,
+        transactions: customer.data.transactions, writtenTokens: stored.writtenTokens)
+    }
   }
 
   /// The team table's rows of these accounts: from memory, or read from the store.

@@ -176,33 +176,6 @@ public enum CurrentEntitlementsReader {
   }
 
   private static func fields(_ line: Substring) -> [String] {
-    var fields: [String] = []
-    var current = ""
-    var quoted = false
-    var characters = line.makeIterator()
-    var pending = characters.next()
-    while let character = pending {
-      pending = characters.next()
-      if quoted {
-        if character != "\"" {
-          current.append(character)
-        } else if pending == "\"" {
-          // A doubled quote inside a quoted field is one quote (RFC 4180).
-          current.append("\"")
-          pending = characters.next()
-        } else {
-          quoted = false
-        }
-      } else if character == "\"" {
-        quoted = true
-      } else if character == "," {
-        fields.append(current.trimmingCharacters(in: .whitespaces))
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    fields.append(current.trimmingCharacters(in: .whitespaces))
-    return fields
+    CSVFields.split(line)
   }
 }

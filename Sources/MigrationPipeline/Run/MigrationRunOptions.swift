@@ -31,6 +31,8 @@ public struct MigrationRunOptions: Sendable {
   /// The run's id, or `nil` (the default) for one made from the start instant and a random
   /// suffix; tests fix it to compare reports byte for byte.
   public var runId: String?
+  /// The team's `appAccountToken` mapping, when the run audits tokens.
+  public var tokens: AccountTokenSource?
 
   /// Creates options.
   public init(
@@ -38,7 +40,7 @@ public struct MigrationRunOptions: Sendable {
     currentEntitlementsPath: String? = nil, reportsDirectory: String, asOf: Timestamp?,
     backfill: BackfillOptions = BackfillOptions(), refresh: RefreshOptions? = nil,
     since: String? = nil, failOn: FailOnPolicy? = nil, redactionSalt: String? = nil,
-    runId: String? = nil
+    runId: String? = nil, tokens: AccountTokenSource? = nil
   ) {
     self.legacyPaths = legacyPaths
     self.reader = reader
@@ -54,6 +56,7 @@ public struct MigrationRunOptions: Sendable {
     self.failOn = failOn
     self.redactionSalt = redactionSalt
     self.runId = runId
+    self.tokens = tokens
   }
 
   /// The report options these options stand for.

@@ -165,13 +165,19 @@ public struct MigrationRunner: Sendable {
     let store = try openStore()
     defer { try? store.close() }
     let source = try appStore?.source ?? StoreProvenance.recorded(in: store) ?? Self.noAppStore
+    let tokens = try options.tokens.map { try $0.load(accounts: try store.accountIds()) }
     let asOf =
       try options.asOf ?? appStore?.clock ?? StoreProvenance.recordedClock(in: store) ?? now()
-    let recipe = RunRecipe(
+    var recipe = RunRecipe(
       asOf: asOf, catalogText: catalogText,
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
+    switch options.tokens {
+    case .file(let path)?: recipe.tokensFile = Self.fileName(path)
+    case .derived(let namespace)?: recipe.tokensNamespace = namespace
+    case nil: break
+    }
     let runRow = RunRow(
       id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
       asOfMilliseconds: asOf.millisecondsSince1970, isSimulated: source.isSimulated,
@@ -189,6 +195,9 @@ public struct MigrationRunner: Sendable {
               expiresMilliseconds: $0.row.expiresAt?.millisecondsSince1970)
           }, runId: runId)
       }.rejected
+    }
+    if case .file? = options.tokens, let tokens {
+      try store.storeRunAccountTokens(tokens.mapping.tokenByAccount, runId: runId)
     }
     let compareBegan = now()
     // One pass, a chunk at a time: each chunk is stored and counted, then dropped. The report
@@ -230,6 +239,7 @@ public struct MigrationRunner: Sendable {
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
+    summary.tokenMapping = recipe.tokenMapping
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -239,15 +249,16 @@ public struct MigrationRunner: Sendable {
       summary: RunSummaryCodec.encode(summary))
     let storePath = self.storePath
     let clock = now
+    let finalRecipe = recipe
     return RecordedRun(
       summary: summary, outline: outline, statistics: statistics,
       rejectedTableRows: rejectedTableRows, changes: difference?.changes ?? [],
-      lostNotifications: lost,
+      lostNotifications: lost, quarantinedTokenRows: tokens?.quarantined ?? [],
       load: {
         let store = try MigrationStore(path: storePath, now: { clock().millisecondsSince1970 })
         defer { try? store.close() }
         return try CompareStage(
-          store: store, options: try recipe.compareOptions(store: store, runId: runId)
+          store: store, options: try finalRecipe.compareOptions(store: store, runId: runId)
         ).run()
       })
   }
@@ -307,7 +318,10 @@ public struct MigrationRunner: Sendable {
 
   /// `20251101T000000Z-3f9a`: the start instant, and a random suffix so two runs started in the
   /// same second do not collide.
-  static func runId(startedAt: Timestamp) -> String {
+  ///
+  /// - Parameter startedAt: when the run started.
+  /// - Returns: the id.
+  public static func runId(startedAt: Timestamp) -> String {
     let civil = CivilTime(startedAt)
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     let suffix = String(UInt16.random(in: 0...UInt16.max), radix: 16)

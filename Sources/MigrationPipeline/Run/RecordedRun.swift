@@ -17,6 +17,8 @@ public struct RecordedRun: Sendable {
   public var changes: [AccountChange]
   /// The notifications Apple never delivered that this run reports.
   public var lostNotifications: [LostNotification]
+  /// Rows of the token mapping file that could not be used (file, line and reason).
+  public var quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow]
   private let load: @Sendable () throws -> [AccountComparison]
 
   /// A run whose comparisons are computed again by `load` when asked for.
@@ -28,11 +30,13 @@ public struct RecordedRun: Sendable {
   ///   - rejectedTableRows: the team table's rejected rows.
   ///   - changes: the accounts whose category changed since the run compared with.
   ///   - lostNotifications: the notifications never delivered that the run reports.
+  ///   - quarantinedTokenRows: the token mapping's rows that could not be used.
   ///   - load: computes every comparison again.
   public init(
     summary: RunSummary, outline: [ComparisonOutline], statistics: RunStatistics,
     rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
     lostNotifications: [LostNotification] = [],
+    quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow] = [],
     load: @escaping @Sendable () throws -> [AccountComparison]
   ) {
     self.summary = summary
@@ -41,6 +45,7 @@ public struct RecordedRun: Sendable {
     self.rejectedTableRows = rejectedTableRows
     self.changes = changes
     self.lostNotifications = lostNotifications
+    self.quarantinedTokenRows = quarantinedTokenRows
     self.load = load
   }
 
@@ -53,7 +58,8 @@ public struct RecordedRun: Sendable {
   public init(
     summary: RunSummary, comparisons: [AccountComparison],
     rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
-    lostNotifications: [LostNotification] = []
+    lostNotifications: [LostNotification] = [],
+    quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow] = []
   ) {
     self.init(
       summary: summary,
@@ -61,7 +67,8 @@ public struct RecordedRun: Sendable {
         ComparisonOutline(accountId: $0.accountId, category: $0.category)
       },
       statistics: RunStatistics(comparisons), rejectedTableRows: rejectedTableRows,
-      changes: changes, lostNotifications: lostNotifications, load: { comparisons })
+      changes: changes, lostNotifications: lostNotifications,
+      quarantinedTokenRows: quarantinedTokenRows, load: { comparisons })
   }
 
   /// Every account's comparison, by account id, computed again from the store (or given in
@@ -80,11 +87,12 @@ public struct RecordedRun: Sendable {
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table rows rejected or accounts left unresolved, else 0.
+  /// when inputs were quarantined, team-table or token-mapping rows rejected or accounts left
+  /// unresolved, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     if unresolvedAccounts > 0 || staleAccounts > 0 || summary.inputs.recordsQuarantined > 0
-      || !rejectedTableRows.isEmpty
+      || !rejectedTableRows.isEmpty || !quarantinedTokenRows.isEmpty
     {
       return 4
     }

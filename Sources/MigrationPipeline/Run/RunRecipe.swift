@@ -21,6 +21,11 @@ public struct RunRecipe: Sendable {
   public var legacyPaths: [String]
   /// Whether the App Store was simulated.
   public var isSimulated: Bool
+  /// The token mapping file's name, when tokens were audited from a file (its rows are stored
+  /// with the run).
+  public var tokensFile: String?
+  /// The namespace UUID tokens were derived in, when they were derived.
+  public var tokensNamespace: String?
 
   /// Creates a recipe.
   public init(
@@ -56,6 +61,8 @@ public struct RunRecipe: Sendable {
     for path in legacyPaths { writer.value(path) }
     writer.endArray()
     writer.field("simulated", isSimulated)
+    writer.field("tokens_file", tokensFile)
+    writer.field("tokens_namespace", tokensNamespace)
     writer.endObject()
     return writer.string
   }
@@ -72,7 +79,7 @@ public struct RunRecipe: Sendable {
     } catch {
       throw Failure(description: "the run \(run.id) has unreadable inputs: \(error)")
     }
-    return RunRecipe(
+    var recipe = RunRecipe(
       asOf: Timestamp(millisecondsSince1970: value["as_of_ms"]?.int64Value ?? run.asOfMilliseconds),
       catalogText: value["catalog_csv"]?.stringValue,
       catalogFile: value["catalog_file"]?.stringValue,
@@ -85,6 +92,15 @@ public struct RunRecipe: Sendable {
         }
       }(),
       isSimulated: value["simulated"]?.boolValue ?? run.isSimulated)
+    recipe.tokensFile = value["tokens_file"]?.stringValue
+    recipe.tokensNamespace = value["tokens_namespace"]?.stringValue
+    return recipe
+  }
+
+  /// How reports name the token mapping, or `nil` when the run did not audit tokens.
+  public var tokenMapping: String? {
+    if let tokensFile { return tokensFile }
+    return tokensNamespace.map { AccountTokenSource.derived(namespace: $0).description }
   }
 
   /// Why a stored run cannot be recomputed.
@@ -101,9 +117,21 @@ public struct RunRecipe: Sendable {
   /// - Returns: the options.
   /// - Throws: `SQLiteError` or a catalogue error.
   public func compareOptions(store: MigrationStore, runId: String) throws -> CompareOptions {
-    CompareOptions(
+    var tokens: AccountTokenMapping?
+    if tokensFile != nil {
+      var mapping = AccountTokenMapping()
+      for (account, token) in try store.runAccountTokens(runId: runId) {
+        mapping.add(token: token, forAccount: account)
+      }
+      tokens = mapping
+    } else if let tokensNamespace {
+      tokens = try AccountTokenSource.derived(namespace: tokensNamespace).load(
+        accounts: try store.accountIds()
+      ).mapping
+    }
+    return CompareOptions(
       asOf: asOf, catalog: Self.completing(try catalog(), from: try store.productsSeen()),
-      storedTableRunId: teamTableFile != nil ? runId : nil)
+      storedTableRunId: teamTableFile != nil ? runId : nil, tokens: tokens)
   }
 
   /// The catalogue given (or none), completed with every product the App Store's signed

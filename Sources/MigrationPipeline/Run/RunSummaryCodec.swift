@@ -56,6 +56,7 @@ public enum RunSummaryCodec {
     if let refresh = summary.refresh { write(refresh, into: &writer) }
     if let since = summary.since { write(since, into: &writer) }
     writer.field("lost_notifications", summary.lostNotifications)
+    writer.field("token_mapping", summary.tokenMapping)
     writer.endObject()
     return writer.string
   }
@@ -254,6 +255,7 @@ public enum RunSummaryCodec {
     summary.refresh = refresh(from: value["refresh"])
     summary.since = since(from: value["since"])
     summary.lostNotifications = Int(value["lost_notifications"]?.int64Value ?? 0)
+    summary.tokenMapping = value["token_mapping"]?.stringValue
     return summary
   }
 }

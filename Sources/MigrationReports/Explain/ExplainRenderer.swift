@@ -57,6 +57,7 @@ public enum ExplainRenderer {
     sections.append(records(account.evidence.legacyRecords))
     sections.append(seedIds(account.evidence.seedIds))
     sections.append(customers(account.evidence.customers))
+    if let audit = account.tokenAudit { sections.append(tokens(audit)) }
     return sections.joined(separator: "\n\n") + "\n"
   }
 
@@ -179,6 +180,24 @@ public enum ExplainRenderer {
     }
     return section(
       "App Store customers", table(["Customer", "Environment", "Also under accounts"], rows))
+  }
+
+  private static func tokens(_ audit: AccountTokenAudit) -> String {
+    let expected = "The account's token: " + (audit.expectedToken ?? "none in the mapping")
+    guard !audit.purchases.isEmpty else {
+      return section("Account tokens", expected + "\nNo purchase to check.")
+    }
+    let rows = audit.purchases.map { purchase in
+      [
+        purchase.originalTransactionId, purchase.productId ?? "", purchase.currentToken ?? "none",
+        purchase.finding.rawValue
+          + (purchase.tokenOwner.map { " (association leak: account \($0)'s token)" } ?? ""),
+      ]
+    }
+    return section(
+      "Account tokens",
+      expected + "\n"
+        + table(["Original transaction", "Product", "Token now", "Finding"], rows))
   }
 
   // MARK: - Layout

@@ -1,3 +1,5 @@
+import Entitlements
+
 // MARK: - What a nightly audit reads: changes since the last run, the refresh, lost notifications
 
 extension HTMLReportRenderer {
@@ -82,6 +84,39 @@ extension HTMLReportRenderer {
         + refresh.watermarks.sorted { $0.key < $1.key }.map {
           "\(e($0.key)) <time datetime=\"\($0.value.iso8601)\">\($0.value.iso8601)</time>"
         }.joined(separator: ", ") + ".</p>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  /// The `appAccountToken` audit: counts per finding and the purchases a link would change,
+  /// association leaks first.
+  func accountTokens() -> String {
+    guard let tokens = content.tokens else { return "" }
+    var html = "<section id=\"account-tokens\">\n<h2>Account tokens</h2>\n"
+    html +=
+      "<p class=\"note\">Every purchase's <code>appAccountToken</code> against your mapping "
+      + "(\(e(summary.tokenMapping ?? ""))): \(e(tokens.sentence)).</p>\n"
+    html += "<table id=\"token-findings\"><thead><tr><th>Finding</th><th>Purchases</th>"
+    html += "<th>Accounts</th></tr></thead><tbody>\n"
+    for finding in TokenFinding.allCases {
+      html +=
+        "<tr><td>\(e(TokenAuditStatistics.label(finding)))</td>"
+        + "<td class=\"num\">\(ReportFormatting.count(tokens.purchases[finding] ?? 0))</td>"
+        + "<td class=\"num\">\(ReportFormatting.count(tokens.accounts[finding] ?? 0))</td></tr>\n"
+    }
+    html += "</tbody></table>\n"
+    if !tokens.writes.isEmpty {
+      html += "<div class=\"scroll\"><table id=\"token-writes\"><thead><tr><th>Account</th>"
+      html += "<th>Original transaction</th><th>Token now</th><th>Token for the account</th>"
+      html += "<th>Why</th></tr></thead><tbody>\n"
+      for (account, purchase) in tokens.writes.prefix(Self.auditRowLimit) {
+        html +=
+          "<tr><td>\(e(account))</td><td><code>\(e(purchase.originalTransactionId))</code></td>"
+          + "<td><code>\(e(purchase.currentToken ?? "none"))</code></td>"
+          + "<td><code>\(e(purchase.expectedToken ?? ""))</code></td>"
+          + "<td>\(e(TokenAuditStatistics.reason(purchase)))</td></tr>\n"
+      }
+      html += "</tbody></table></div>\n"
     }
     return html + "</section>\n"
   }

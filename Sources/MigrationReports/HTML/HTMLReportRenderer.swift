@@ -59,6 +59,7 @@ struct HTMLReportRenderer {
     }
     html += refreshFacts()
     html += lostNotifications()
+    html += accountTokens()
     output.write(html)
     // The accounts are most of the file: written row by row, not gathered first.
     appendAccounts(into: &output, rows: rows)

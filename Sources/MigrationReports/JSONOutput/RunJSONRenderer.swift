@@ -273,6 +273,26 @@ struct RunJSONRenderer {
     writer.field("count", summary.lostNotifications)
     writer.field("file", "lost-notifications.csv")
     writer.endObject()
+
+    writer.key("account_tokens")
+    if let tokens = content.tokens {
+      writer.beginObject()
+      writer.field("mapping", summary.tokenMapping)
+      for (name, counts) in [("purchases", tokens.purchases), ("accounts", tokens.accounts)] {
+        writer.key(name)
+        writer.beginObject()
+        for finding in TokenFinding.allCases {
+          writer.field(finding.rawValue, counts[finding] ?? 0)
+        }
+        writer.endObject()
+      }
+      writer.field("association_leaks", tokens.leaks)
+      writer.field("writes_needed", tokens.writes.count)
+      writer.field("file", "account-tokens.csv")
+      writer.endObject()
+    } else {
+      writer.null()
+    }
   }
 
   private func write(_ totals: RequestTotals, to writer: inout JSONWriter) {

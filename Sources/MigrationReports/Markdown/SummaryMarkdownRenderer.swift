@@ -222,6 +222,34 @@ struct SummaryMarkdownRenderer {
       lines.append("")
     }
 
+    if let tokens = content.tokens {
+      lines.append("## Account tokens")
+      lines.append("")
+      lines.append(
+        "Every purchase's `appAccountToken` against your mapping (\(md(summary.tokenMapping ?? ""))): "
+          + md(tokens.sentence) + ".")
+      lines.append("")
+      lines.append("| Finding | Purchases | Accounts |")
+      lines.append("|---|---:|---:|")
+      for finding in TokenFinding.allCases {
+        lines.append(
+          "| \(TokenAuditStatistics.label(finding)) | \(ReportFormatting.count(tokens.purchases[finding] ?? 0)) "
+            + "| \(ReportFormatting.count(tokens.accounts[finding] ?? 0)) |")
+      }
+      lines.append("")
+      if !tokens.writes.isEmpty {
+        lines.append("| Account | Original transaction | Token now | Token for the account | Why |")
+        lines.append("|---|---|---|---|---|")
+        for (account, purchase) in tokens.writes.prefix(ChangeText.listedInSummaries) {
+          lines.append(
+            "| \(md(account)) | `\(code(purchase.originalTransactionId))` | "
+              + "`\(code(purchase.currentToken ?? "none"))` | `\(code(purchase.expectedToken ?? ""))` | "
+              + "\(md(TokenAuditStatistics.reason(purchase))) |")
+        }
+        lines.append("")
+      }
+    }
+
     lines.append("## Requests")
     lines.append("")
     if summary.requests.isEmpty {

@@ -57,8 +57,27 @@ extension Pseudonymizer {
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       return customer
     }
+    // A token stands for an account (a derived one is computed from the account id), so a
+    // redacted report keeps only whether there was one.
+    redacted.tokenAudit = comparison.tokenAudit.map { audit in
+      var audit = audit
+      audit.accountId = pseudonym(forAccount: audit.accountId)
+      audit.expectedToken = audit.expectedToken.map { _ in Self.redactedToken }
+      audit.purchases = audit.purchases.map { purchase in
+        var purchase = purchase
+        purchase.customerKey = pseudonym(forCustomer: purchase.customerKey)
+        purchase.currentToken = purchase.currentToken.map { _ in Self.redactedToken }
+        purchase.expectedToken = purchase.expectedToken.map { _ in Self.redactedToken }
+        purchase.tokenOwner = purchase.tokenOwner.map { pseudonym(forAccount: $0) }
+        return purchase
+      }
+      return audit
+    }
     return redacted
   }
+
+  /// What a redacted report shows in place of an `appAccountToken`.
+  static let redactedToken = "redacted"
 }
 
 // MARK: - Redacting a run's context

@@ -37,6 +37,9 @@ public struct RunSummary: Hashable, Sendable {
   public var since: RunChangeCounts?
   /// How many notifications Apple never delivered this run reports.
   public var lostNotifications: Int = 0
+  /// Where the tokens of the `appAccountToken` audit came from (a file's name, or the namespace
+  /// they were derived in), or `nil` when the run did not audit tokens.
+  public var tokenMapping: String?
 
   /// Creates a run summary.
   ///

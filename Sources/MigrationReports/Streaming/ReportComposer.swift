@@ -42,6 +42,7 @@ enum ComposedReport {
       DiscrepanciesCSVRenderer.writeHeader(into: &csv.output)
       DiscrepancyKeysCSVRenderer.writeHeader(into: &keysCSV.output)
       var statistics = ReportStatistics(topExplanationCount: options.topExplanationCount)
+      var tokens = summary.tokenMapping == nil ? nil : TokenAuditStatistics()
       var rows = HTMLAccountRows(asOf: summary.asOf, options: options)
       let order = displayOrder(try source.outline(), pseudonymizer: options.pseudonymizer)
       for start in stride(from: 0, to: order.count, by: chunkSize) {
@@ -49,6 +50,7 @@ enum ComposedReport {
         for comparison in try source.comparisons(of: chunk) {
           let account = options.pseudonymizer?.redacting(comparison) ?? comparison
           statistics.add(account)
+          tokens?.add(account)
           DiscrepanciesCSVRenderer.write(account, into: &csv.output)
           DiscrepanciesNDJSONRenderer.write(account, into: &ndjson.output)
           DiscrepancyKeysCSVRenderer.write(account, into: &keysCSV.output)
@@ -57,9 +59,11 @@ enum ComposedReport {
         }
       }
       statistics.finish()
+      tokens?.finish()
       let content = ReportContent(
-        summary: summary, statistics: statistics, context: context, options: options,
-        accountsListedInHTML: rows.listed, accountsWithHTMLEvidence: rows.withEvidence)
+        summary: summary, statistics: statistics, tokens: tokens, context: context,
+        options: options, accountsListedInHTML: rows.listed,
+        accountsWithHTMLEvidence: rows.withEvidence)
 
       var failure: ReportError?
       let html = try writer("report.html")
@@ -76,6 +80,8 @@ enum ComposedReport {
       ChangesCSVRenderer(content: content).render(into: &(try writer("changes.csv")).output)
       LostNotificationsCSVRenderer(content: content).render(
         into: &(try writer("lost-notifications.csv")).output)
+      AccountTokensCSVRenderer(content: content).render(
+        into: &(try writer("account-tokens.csv")).output)
 
       htmlRows.discard()
       let files = try ReportWriter.fileNames.map { name throws(ReportError) in try writer(name) }

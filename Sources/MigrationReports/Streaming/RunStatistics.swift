@@ -4,6 +4,8 @@ import Entitlements
 /// so a caller streaming a million comparisons past can keep the counts and drop the accounts.
 public struct RunStatistics: Sendable {
   var aggregates: ReportStatistics
+  /// The `appAccountToken` audit's counts, from the accounts that carry one.
+  var tokenAudit = TokenAuditStatistics()
 
   /// Counts of no accounts yet; ``add(_:)`` each, in any order.
   ///
@@ -21,11 +23,19 @@ public struct RunStatistics: Sendable {
   /// Counts one account.
   public mutating func add(_ comparison: AccountComparison) {
     aggregates.add(comparison)
+    tokenAudit.add(comparison)
   }
 
   /// The counts, ordered for display.
   var final: ReportStatistics {
     var copy = aggregates
+    copy.finish()
+    return copy
+  }
+
+  /// The token audit's counts, ordered.
+  var tokens: TokenAuditStatistics {
+    var copy = tokenAudit
     copy.finish()
     return copy
   }

@@ -148,6 +148,10 @@ public enum RunSummaryTerminalRenderer {
           + "\(ReportFormatting.count(requests.failures)) ended in an error"
           + (errors.isEmpty ? "" : " (answers: \(errors.joined(separator: ", ")))"))
     }
+    if let mapping = summary.tokenMapping {
+      let tokens = counted.tokens
+      lines.append("Account tokens (\(t(mapping))): " + t(tokens.sentence))
+    }
     lines.append("Legacy records: " + ReportFormatting.records(summary.inputs))
     if !summary.stageDurations.isEmpty {
       lines.append("Stages: " + ReportFormatting.stages(summary.stageDurations, escape: t))

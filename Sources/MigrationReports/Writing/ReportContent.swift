@@ -9,6 +9,8 @@ struct ReportContent: Sendable {
   /// The accounts as the report shows them, in ``DisplayOrder``; empty when streamed.
   let accounts: [AccountComparison]
   let statistics: ReportStatistics
+  /// The `appAccountToken` audit, when the run audited tokens.
+  let tokens: TokenAuditStatistics?
   let options: ReportOptions
   /// The changes since the previous run and the lost notifications, redacted like the accounts.
   let context: RunContext
@@ -34,6 +36,7 @@ struct ReportContent: Sendable {
       summary: summary, accounts: accounts,
       statistics: ReportStatistics(
         comparisons: accounts, topExplanationCount: options.topExplanationCount),
+      tokens: summary.tokenMapping == nil ? nil : TokenAuditStatistics(comparisons: accounts),
       context: context, options: options, accountsListedInHTML: listed,
       accountsWithHTMLEvidence: min(max(0, options.htmlEvidenceLimit), listedDiscrepancies))
   }
@@ -42,26 +45,28 @@ struct ReportContent: Sendable {
   /// accounts report.html would list and give evidence are derived from the counts, as display
   /// order puts the accounts that do not match first.
   init(
-    summary: RunSummary, statistics: ReportStatistics, context: RunContext, options: ReportOptions
+    summary: RunSummary, statistics: ReportStatistics, tokens: TokenAuditStatistics?,
+    context: RunContext, options: ReportOptions
   ) {
     let listed = min(max(0, options.htmlRowLimit), statistics.accounts)
     let listedDiscrepancies = min(
       listed, statistics.accounts - statistics.count(DiscrepancyCategory.match))
     self.init(
-      summary: summary, statistics: statistics, context: context, options: options,
-      accountsListedInHTML: listed,
+      summary: summary, statistics: statistics, tokens: tokens, context: context,
+      options: options, accountsListedInHTML: listed,
       accountsWithHTMLEvidence: min(max(0, options.htmlEvidenceLimit), listedDiscrepancies))
   }
 
   /// The content of a report whose accounts were counted as they streamed past.
   init(
     summary: RunSummary, accounts: [AccountComparison] = [], statistics: ReportStatistics,
-    context: RunContext, options: ReportOptions, accountsListedInHTML: Int,
-    accountsWithHTMLEvidence: Int
+    tokens: TokenAuditStatistics?, context: RunContext, options: ReportOptions,
+    accountsListedInHTML: Int, accountsWithHTMLEvidence: Int
   ) {
     self.summary = summary
     self.accounts = accounts
     self.statistics = statistics
+    self.tokens = tokens
     self.options = options
     self.context = options.pseudonymizer.map { $0.redacting(context) } ?? context
     self.accountsListedInHTML = accountsListedInHTML

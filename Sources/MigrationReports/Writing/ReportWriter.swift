@@ -32,6 +32,7 @@ public enum ReportWriter {
       ("run.json", { $1.write(RunJSONRenderer(content: $0).render()) }),
       ("changes.csv", { ChangesCSVRenderer(content: $0).render(into: &$1) }),
       ("lost-notifications.csv", { LostNotificationsCSVRenderer(content: $0).render(into: &$1) }),
+      ("account-tokens.csv", { AccountTokensCSVRenderer(content: $0).render(into: &$1) }),
     ]
 
   /// The name of the link to the most recent run, beside the run folders.
@@ -85,7 +86,9 @@ public enum ReportWriter {
     options: ReportOptions = ReportOptions()
   ) -> [UInt8] {
     let content = ReportContent(
-      summary: summary, statistics: statistics.final, context: context, options: options)
+      summary: summary, statistics: statistics.final,
+      tokens: summary.tokenMapping == nil ? nil : statistics.tokens, context: context,
+      options: options)
     return RunJSONRenderer(content: content).render()
   }
 

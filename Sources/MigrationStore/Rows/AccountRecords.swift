@@ -42,6 +42,9 @@ public struct AccountRecords: Sendable {
     public var transactionJWS: [String]
     /// Every status.
     public var statuses: [StatusRow]
+    /// Tokens `link` set on its purchases since it was last fetched, by original transaction
+    /// id.
+    public var writtenTokens: [String: String] = [:]
   }
 
   /// The account.

@@ -122,7 +122,8 @@ extension MigrationStore {
       }
       customers.append(
         AccountRecords.Customer(
-          row: row, otherAccounts: others, transactionJWS: transactions, statuses: statuses))
+          row: row, otherAccounts: others, transactionJWS: transactions, statuses: statuses,
+          writtenTokens: try writtenTokens(customerId: id)))
     }
     return AccountRecords(
       accountId: accountId, records: records, seeds: seeds, customers: customers)

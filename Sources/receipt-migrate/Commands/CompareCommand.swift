@@ -42,7 +42,8 @@ struct CompareCommand: AsyncParsableCommand {
       options: MigrationRunOptions(
         legacyPaths: [], catalogPath: comparison.catalog,
         currentEntitlementsPath: comparison.currentEntitlements, reportsDirectory: "",
-        asOf: asOf, since: comparison.since, failOn: try comparison.failOnPolicy()),
+        asOf: asOf, since: comparison.since, failOn: try comparison.failOnPolicy(),
+        tokens: try comparison.tokens.source()),
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
     let run = try await StopSignals.run {
       try await RunFailures.translating { try runner.compare() }
@@ -61,6 +62,7 @@ struct CompareCommand: AsyncParsableCommand {
       print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
     }
     RejectedRows.print(run.rejectedTableRows)
+    QuarantinedTokenRows.print(run.quarantinedTokenRows)
     try RunFailures.finish(run)
   }
 

@@ -12,6 +12,12 @@ struct AppStoreConnection: Sendable {
   /// The one environment configured, or `nil` for automatic.
   let environment: AppStoreEnvironment?
 
+  /// Whether writes to the production environment reach Apple's own production server (not
+  /// the embedded simulator, nor a server named by a base URL override).
+  var writesReachApplesProduction: Bool {
+    embedded == nil && connected.client.configuration.baseURLOverrides[.production] == nil
+  }
+
   /// Says plainly, on standard error, when the App Store is simulated.
   func announce() {
     guard let embedded else { return }

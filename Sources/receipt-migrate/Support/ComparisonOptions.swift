@@ -40,6 +40,8 @@ struct ComparisonOptions: ParsableArguments {
       "How many --fail-on accounts are tolerated before exiting 1.", valueName: "n"))
   var failThreshold: Int = 0
 
+  @OptionGroup var tokens: TokenOptions
+
   /// The `--fail-on` policy, checked.
   func failOnPolicy() throws -> FailOnPolicy? {
     guard failThreshold >= 0 else {

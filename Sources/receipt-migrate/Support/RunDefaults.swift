@@ -58,7 +58,8 @@ enum RunDefaults {
       refresh: try refresh.options(
         concurrency: backfill.concurrency, environment: connection.environment),
       since: comparison.since, failOn: try comparison.failOnPolicy(),
-      redactionSalt: try report.redactionSalt(storePath: storePath))
+      redactionSalt: try report.redactionSalt(storePath: storePath),
+      tokens: try comparison.tokens.source())
   }
 
   /// Prints what a run did: quarantined inputs, the headline, what changed, rejected rows.
@@ -77,5 +78,6 @@ enum RunDefaults {
         changes: outcome.run.changes, reportDirectory: outcome.reportDirectory),
       terminator: "")
     RejectedRows.print(outcome.run.rejectedTableRows)
+    QuarantinedTokenRows.print(outcome.run.quarantinedTokenRows)
   }
 }

@@ -34,6 +34,10 @@ enum RunFailures {
       throw ToolFailure.configuration("the product catalogue is invalid: \(error)")
     } catch let error as ReportError {
       throw ToolFailure.configuration("the report cannot be written: \(error)")
+    } catch let error as AccountTokenFileReader.Failure {
+      throw ToolFailure.configuration(error.description)
+    } catch let error as LinkFailure {
+      throw ToolFailure.configuration(error.description)
     } catch let error as SchemaMigrationError {
       throw ToolFailure.configuration("\(error)")
     }
@@ -56,6 +60,9 @@ enum RunFailures {
       }
       if !run.rejectedTableRows.isEmpty {
         reasons.append("\(run.rejectedTableRows.count) entitlement table row(s) rejected")
+      }
+      if !run.quarantinedTokenRows.isEmpty {
+        reasons.append("\(run.quarantinedTokenRows.count) token mapping row(s) quarantined")
       }
       throw ToolFailure.incomplete(reasons.joined(separator: ", ") + "; see the report.")
     default:

@@ -39,6 +39,45 @@ struct ServerNotificationTests {
     return items
   }
 
+  @Test("a token set later never reaches back into notifications already sent")
+  func tokenDoesNotRewriteSentNotifications() async throws {
+    let harness = try start()
+    defer { harness.stop() }
+    let now = harness.now
+    let request = NotificationHistoryRequest(
+      startDate: now.adding(milliseconds: -180 * Self.day), endDate: now.adding(milliseconds: 1))
+    let verifier = harness.client.verifier(for: .production)
+    // The purchase named by the latest notification: its latest transaction is the one a token
+    // lands on, so the bug this guards against would show there first.
+    let before = try await walk(harness, request)
+    let named = try #require(
+      before.compactMap { item -> JWSTransaction? in
+        guard let jws = item.notification.payload.data?.signedTransactionInfo else { return nil }
+        return try? verifier.verifyTransaction(jws).payload
+      }.last { $0.inAppOwnershipType != .familyShared })
+    let original = try #require(named.originalTransactionId)
+    // A fresh server, so the notifications are signed only after the token is set.
+    let fresh = try start()
+    defer { fresh.stop() }
+    let token = "0f1e2d3c-4b5a-4697-8877-665544332211"
+    try await fresh.client.setAppAccountToken(
+      token, forOriginalTransactionId: original, environment: .production)
+    let after = try await walk(fresh, request)
+    #expect(after.count == before.count)
+    for item in after {
+      guard let jws = item.notification.payload.data?.signedTransactionInfo else { continue }
+      let transaction = try fresh.client.verifier(for: .production).verifyTransaction(jws).payload
+      #expect(transaction.appAccountToken != token, "a sent notification was rewritten")
+    }
+    // The purchase itself carries the token from now on.
+    let statuses = try await fresh.client.allSubscriptionStatuses(
+      original, environment: .production)
+    let current = statuses.groups.flatMap(\.lastTransactions).first {
+      $0.originalTransactionId == original
+    }
+    if let current { #expect(current.transaction.payload.appAccountToken == token) }
+  }
+
   @Test("the last 180 days of notifications: what the world's events say, in order, once each")
   func wholeWindow() async throws {
     let harness = try start()

@@ -48,7 +48,9 @@ final class NotificationArchive: Sendable {
   ) throws(CryptoError) -> Verified<NotificationPayload> {
     try signedPayloads.value(for: .init(id: record.uuid, version: 0)) {
       () throws(CryptoError) in
-      let customer = state.snapshot(of: record.customer).customer
+      // A notification is signed once, when it is sent: a token set later must not reach back
+      // into it, whenever the history happens to be read.
+      let customer = state.generatedCustomer(at: record.customer)
       var data = NotificationData(
         appAppleId: factory.appAppleId, bundleId: factory.bundleId,
         bundleVersion: PayloadFactory.applicationVersion, environment: factory.environment)

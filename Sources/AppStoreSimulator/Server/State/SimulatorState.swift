@@ -91,6 +91,13 @@ final class SimulatorState: Sendable {
     return CustomerSnapshot(customer: generated[position], modifications: [:])
   }
 
+  /// The customer at `position` as generated, before any change the server made: what every
+  /// notification of the world (all dated at or before the clock) was signed from, since each
+  /// change is dated after the clock.
+  func generatedCustomer(at position: Int) -> Customer {
+    generated[position]
+  }
+
   /// Sets the app account token of a purchase as Apple does: on its latest transaction at the
   /// world's clock (the purchase itself, or a subscription's latest renewal) and on any later
   /// one, never on earlier renewals; records the change of each.
