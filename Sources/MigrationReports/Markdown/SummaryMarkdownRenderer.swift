@@ -31,14 +31,8 @@ struct SummaryMarkdownRenderer {
         + "accounts**, as of \(summary.asOf.iso8601), on \(md(summary.appStore.description))"
         + (content.options.isRedacted ? "; account ids are pseudonymised." : "."))
     lines.append("")
-    lines.append("| Accounts | Count | Share |")
-    lines.append("|---|---:|---:|")
-    lines.append(row("match", statistics.count(DiscrepancyCategory.match), total))
-    for impact in [
-      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
-    ] {
-      lines.append(row(ReportFormatting.headline(impact), statistics.count(impact), total))
-    }
+    lines += impactTable(
+      match: statistics.count(DiscrepancyCategory.match), count: statistics.count, total: total)
     lines.append(
       row("of which unresolved", statistics.count(DiscrepancyCategory.unresolved), total))
     lines.append("")
@@ -163,14 +157,9 @@ struct SummaryMarkdownRenderer {
         "The table\(file) against the App Store today, \(ReportFormatting.accounts(tabled)) by "
           + "the same rules: what your live system gets wrong now, whatever the switch changes.")
       lines.append("")
-      lines.append("| Accounts | Count | Share |")
-      lines.append("|---|---:|---:|")
-      lines.append(row("match", statistics.tableCount(DiscrepancyCategory.match), tabled))
-      for impact in [
-        DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
-      ] {
-        lines.append(row(ReportFormatting.headline(impact), statistics.tableCount(impact), tabled))
-      }
+      lines += impactTable(
+        match: statistics.tableCount(DiscrepancyCategory.match), count: statistics.tableCount,
+        total: tabled)
       lines.append("")
       lines.append("| Table category | Accounts | Impact |")
       lines.append("|---|---:|---|")
@@ -287,6 +276,19 @@ struct SummaryMarkdownRenderer {
         + "line per account; `run.json` holds these figures. "
         + "`receipt-migrate explain <account-id>` prints one account in the terminal.")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Accounts by impact, matches first, each with its share of `total`.
+  private func impactTable(
+    match: Int, count: (DiscrepancyCategory.Impact) -> Int, total: Int
+  ) -> [String] {
+    var lines = ["| Accounts | Count | Share |", "|---|---:|---:|", row("match", match, total)]
+    for impact in [
+      DiscrepancyCategory.Impact.losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+    ] {
+      lines.append(row(ReportFormatting.headline(impact), count(impact), total))
+    }
+    return lines
   }
 
   private func row(_ label: String, _ count: Int, _ total: Int) -> String {

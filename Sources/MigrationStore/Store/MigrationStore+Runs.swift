@@ -258,14 +258,16 @@ extension MigrationStore {
       WHERE run_id = ? AND account_id >= ? AND account_id <= ? ORDER BY account_id
       """,
       binding: runId, accountIds.lowerBound, accountIds.upperBound
-    ) { row in
-      rows.append(
-        ComparisonRow(
-          accountId: try row.string(at: 0), category: try row.string(at: 1),
-          tableCategory: try row.optionalString(at: 2),
-          cause: try row.optionalString(at: 3), explanation: try row.string(at: 4)))
-    }
+    ) { rows.append(try Self.comparisonRow($0)) }
     return rows
+  }
+
+  /// A `comparisons` row selected as account_id, category, table_category, cause, explanation.
+  private static func comparisonRow(_ row: SQLiteRow) throws -> ComparisonRow {
+    ComparisonRow(
+      accountId: try row.string(at: 0), category: try row.string(at: 1),
+      tableCategory: try row.optionalString(at: 2),
+      cause: try row.optionalString(at: 3), explanation: try row.string(at: 4))
   }
 
   /// Accounts a run classified that the store no longer holds.
@@ -295,13 +297,7 @@ extension MigrationStore {
     try database.forEachRow(
       "SELECT account_id, category, table_category, cause, explanation FROM comparisons WHERE run_id = ? ORDER BY account_id",
       binding: runId
-    ) { row in
-      rows.append(
-        ComparisonRow(
-          accountId: try row.string(at: 0), category: try row.string(at: 1),
-          tableCategory: try row.optionalString(at: 2),
-          cause: try row.optionalString(at: 3), explanation: try row.string(at: 4)))
-    }
+    ) { rows.append(try Self.comparisonRow($0)) }
     return rows
   }
 }

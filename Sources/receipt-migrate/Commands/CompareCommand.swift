@@ -62,7 +62,7 @@ struct CompareCommand: AsyncParsableCommand {
       print("\nWrite its report with: receipt-migrate report --run \(run.summary.runId)")
     }
     RejectedRows.print(run.rejectedTableRows)
-    QuarantinedTokenRows.print(run.quarantinedTokenRows)
+    RejectedRows.print(run.quarantinedTokenRows)
     try RunFailures.finish(run)
   }
 

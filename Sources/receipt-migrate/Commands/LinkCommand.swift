@@ -99,7 +99,7 @@ struct LinkCommand: AsyncParsableCommand {
     let mapping = try await RunFailures.translating {
       try source.load(accounts: try database.accountIds())
     }
-    QuarantinedTokenRows.print(mapping.quarantined)
+    RejectedRows.print(mapping.quarantined)
     let plan = try await StopSignals.run {
       try await RunFailures.translating {
         try LinkPlanner(store: database, mapping: mapping.mapping).plan()

@@ -78,6 +78,6 @@ enum RunDefaults {
         changes: outcome.run.changes, reportDirectory: outcome.reportDirectory),
       terminator: "")
     RejectedRows.print(outcome.run.rejectedTableRows)
-    QuarantinedTokenRows.print(outcome.run.quarantinedTokenRows)
+    RejectedRows.print(outcome.run.quarantinedTokenRows)
   }
 }
