@@ -1,6 +1,7 @@
 import Chronology
 import Foundation
 import GoldenFiles
+import MigrationPipeline
 import MigrationReports
 import Testing
 
@@ -15,26 +16,33 @@ struct PipelineGoldenTests {
       .appendingPathComponent("Fixtures/golden"),
     target: "EndToEndTests")
 
-  @Test("every report file of a 16-account world matches its golden file")
-  func report() async throws {
+  @Test(
+    "every report file of a 16-account world matches its golden file",
+    arguments: [false, true])
+  func report(auditsTokens: Bool) async throws {
     let world = try EndToEnd.world(seed: 3, accounts: 16)
     let scratch = try EndToEnd.scratch()
     let appStore = try EndToEnd.AppStore(
       world: world, description: "simulated App Store (seed 3, 16 accounts)")
     defer { appStore.stop() }
     let instant = try #require(Timestamp(parsing: "2025-11-01T06:00:00Z"))
+    var options = try EndToEnd.options(
+      world: world, reports: scratch.appendingPathComponent("reports"), runId: "golden")
+    // With a mapping, the token sections of every file are pinned too.
+    if auditsTokens {
+      options.tokens = try AccountTokenSource.deriving(
+        namespace: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")
+    }
     let outcome = try await EndToEnd.runner(
-      scratch: scratch, appStore: appStore,
-      options: try EndToEnd.options(
-        world: world, reports: scratch.appendingPathComponent("reports"), runId: "golden"),
-      now: { instant }
+      scratch: scratch, appStore: appStore, options: options, now: { instant }
     ).run()
     #expect(try EndToEnd.mismatches(outcome.run.comparisons(), world: world).isEmpty)
     for name in ReportWriter.fileNames {
       let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(outcome.reportDirectory)/\(name)"))
       let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(
         of: world, with: "<world>")
-      try Self.golden.check(Array(text.utf8), against: "seed-3/\(name)")
+      try Self.golden.check(
+        Array(text.utf8), against: "seed-3\(auditsTokens ? "-tokens" : "")/\(name)")
     }
   }
 }
