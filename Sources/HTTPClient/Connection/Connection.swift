@@ -52,12 +52,9 @@ final class Connection: @unchecked Sendable {
   }
 
   deinit {
-    if let tls {
-      // A polite close_notify; the socket is non-blocking, so this never waits.
-      ERR_clear_error()
-      _ = SSL_shutdown(tls)
-      SSL_free(tls)
-    }
+    // No close_notify (SSL_shutdown): HTTP framing, not TLS, ends each answer, and writing to
+    // a peer that has closed would raise SIGPIPE on whichever thread drops the connection.
+    if let tls { SSL_free(tls) }
     _ = close(descriptor)
     storage.deallocate()
   }
