@@ -40,7 +40,10 @@ let package = Package(
 
     .target(
       name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
-    .target(name: "AppStoreServerAPI", dependencies: ["JSON", "Chronology", "CryptoSupport"]),
+    .target(name: "HTTPClient", dependencies: ["COpenSSL"]),
+    .target(
+      name: "AppStoreServerAPI",
+      dependencies: ["JSON", "Chronology", "CryptoSupport", "HTTPClient"]),
     .target(
       name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
@@ -127,6 +130,7 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "HTTPServer"]),
     .testTarget(
       name: "EntitlementsTests",
       dependencies: ["Entitlements", "AppStoreServerAPI", "LegacyReceipts", "Chronology"]

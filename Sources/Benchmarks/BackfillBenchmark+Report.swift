@@ -58,8 +58,12 @@ extension BackfillBenchmark {
     public var floor: BackfillRequestFloor
     /// This process's peak resident memory in bytes: the run's, without the simulator.
     public var peakResidentBytes: Int64
-    /// This process's CPU seconds (every stage, and the benchmark's own bookkeeping).
+    /// This process's CPU seconds over the run (every stage, and the benchmark's own
+    /// bookkeeping).
     public var cpuSeconds: Double
+    /// This process's CPU seconds during the backfill stage: the client (HTTP, TLS-free on
+    /// loopback), verifying signed values, pacing and storing pages.
+    public var backfillCPUSeconds: Double?
     /// The run's report folder, when the scratch directory is kept.
     public var reportDirectory: String?
 
@@ -86,6 +90,17 @@ extension BackfillBenchmark {
 
     /// Answers 429 the client received, over all endpoints.
     public var rateLimited: Int { clientCounts.endpoints.values.reduce(0) { $0 + $1.rateLimited } }
+
+    /// CPU milliseconds of this process per request sent over the whole run: the figure issue
+    /// 15 measured URLSession by.
+    public var cpuMillisecondsPerRequest: Double {
+      cpuSeconds * 1000 / Double(max(clientCounts.totalRequests, 1))
+    }
+
+    /// CPU milliseconds of this process per request sent, over the backfill stage alone.
+    public var backfillCPUMillisecondsPerRequest: Double? {
+      backfillCPUSeconds.map { $0 * 1000 / Double(max(clientCounts.totalRequests, 1)) }
+    }
 
     /// Every endpoint and environment the simulator answered, busiest first.
     public var buckets: [Bucket] {
@@ -124,7 +139,8 @@ extension BackfillBenchmark {
           + "customers, \(floor.transactions) transactions; limit "
           + "\(format(settings.rateLimit))/s per endpoint and environment (client and "
           + "simulator), \(settings.latencyMilliseconds) ms added latency, concurrency "
-          + "\(settings.concurrency); simulator in a child process"
+          + "\(settings.concurrency); \(settings.client.rawValue) HTTP client; simulator in a "
+          + "child process"
       ]
       if let generation {
         lines.append(
@@ -208,6 +224,12 @@ extension BackfillBenchmark {
         "CPU: this process \(format(cpuSeconds, digits: 1)) s, the simulator "
           + "\(format(served.cpuSeconds, digits: 1)) s, over \(format(runSeconds, digits: 1)) s "
           + "of run")
+      lines.append(
+        "CPU per request (\(settings.client.rawValue) client): "
+          + "\(format(cpuMillisecondsPerRequest, digits: 3)) ms over the whole run"
+          + (backfillCPUMillisecondsPerRequest.map {
+            ", \(format($0, digits: 3)) ms over the backfill stage"
+          } ?? "") + " (this process's user + system CPU / \(clientCounts.totalRequests) requests)")
       if let reportDirectory { lines.append("report: \(reportDirectory)") }
       return lines.joined(separator: "\n")
     }

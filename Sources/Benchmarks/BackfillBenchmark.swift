@@ -43,6 +43,9 @@ public enum BackfillBenchmark {
     /// 20 requests in flight; 64 leaves room for the pacer's queue and for slower answers, and
     /// stays well inside the simulator's and URLSession's 64 connections per host.
     public var concurrency = 64
+    /// The HTTP stack the client sends with; the socket client by default, URLSession to
+    /// measure the difference.
+    public var client: HTTPClientChoice = .sockets
     /// A scratch directory to use and keep (world, store, reports), or `nil` for a temporary
     /// one removed afterwards. A world generated there before with the same accounts and seed
     /// is used again.
@@ -90,7 +93,10 @@ public enum BackfillBenchmark {
     var configuration = servedSettings.configuration
     configuration.rateLimits = clientLimits(settings.rateLimit)
     configuration.maximumConcurrentRequests = settings.concurrency
-    let client = try AppStoreServerAPIClient(configuration: configuration, notice: { _ in })
+    let client = try AppStoreServerAPIClient(
+      configuration: configuration,
+      transport: settings.client.makeTransport(), notice: { _ in })
+    let stageCPU = StageCPUObserver(stage: BackfillStage.name, forwardingTo: observer)
 
     let storePath = "\(scratch)/store.sqlite"
     let reports = "\(scratch)/reports"
@@ -120,9 +126,11 @@ public enum BackfillBenchmark {
         reportsDirectory: reports,
         asOf: nil,
         backfill: BackfillOptions(concurrency: settings.concurrency)),
-      toolVersion: "bench", now: SystemTime.now, observer: observer)
+      toolVersion: "bench", now: SystemTime.now, observer: stageCPU)
 
-    log("running ingest → backfill → compare → report")
+    log("running ingest → backfill → compare → report with the \(settings.client.rawValue) client")
+    // A second run in the same process counts only its own CPU.
+    let usageBefore = ResourceUsage.ofThisProcess()
     let clock = ContinuousClock()
     let began = clock.now
     let outcome = try await runner.run()
@@ -143,7 +151,9 @@ public enum BackfillBenchmark {
       accounts: outcome.run.summary.inputs.accounts, runSeconds: runSeconds,
       stageSeconds: stages, backfill: outcome.backfill,
       clientCounts: outcome.backfill.counters ?? client.counters.snapshot(), served: served,
-      floor: floor, peakResidentBytes: usage.peakResidentBytes, cpuSeconds: usage.cpuSeconds,
+      floor: floor, peakResidentBytes: usage.peakResidentBytes,
+      cpuSeconds: usage.cpuSeconds - usageBefore.cpuSeconds,
+      backfillCPUSeconds: stageCPU.stageCPUSeconds,
       reportDirectory: settings.directory == nil ? nil : outcome.reportDirectory)
   }
 

@@ -28,4 +28,25 @@ struct BackfillBenchCommandTests {
     let report = try #require(lines.first { $0.hasPrefix("report: ") }?.dropFirst(8))
     #expect(FileManager.default.fileExists(atPath: "\(report)/report.html"))
   }
+
+  @Test("--client both runs the world twice and prints the clients' CPU per request side by side")
+  func bothClients() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "bench-backfill-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let result = try Tool.run(
+      [
+        "bench", "backfill", "--accounts", "20", "--seed", "3", "--rate-limit", "5000",
+        "--latency", "0", "--concurrency", "4", "--client", "both",
+      ], in: directory)
+    #expect(result.status == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.filter { $0 == "requests equal the floor (target the floor): met" }.count == 2)
+    #expect(lines.contains { $0.hasPrefix("CPU per request (urlsession client): ") })
+    #expect(lines.contains { $0.hasPrefix("CPU per request (sockets client): ") })
+    #expect(lines.contains { $0.hasPrefix("  urlsession ") })
+    #expect(lines.contains { $0.hasPrefix("  sockets ") })
+    #expect(lines.contains { $0.hasPrefix("  backfill CPU per request: urlsession / sockets = ") })
+  }
 }

@@ -38,22 +38,28 @@ public final class AppStoreServerAPIClient: Sendable {
   ///
   /// - Parameters:
   ///   - configuration: Credentials, trust, URLs and limits.
-  ///   - transport: Sends HTTP requests; tests pass a scripted one.
+  ///   - transport: Sends HTTP requests; tests pass a scripted one. `nil` for the one
+  ///     ``HTTPClientChoice/fromEnvironment(_:)`` names: ``SocketHTTPTransport`` unless
+  ///     `RECEIPT_MIGRATE_HTTP_CLIENT=urlsession`.
   ///   - now: The wall clock.
   ///   - sleep: Waits a number of milliseconds (back-off, rate limiting).
   ///   - random: Numbers in `0..<1` for jitter.
   ///   - notice: Receives the warning about a trusted root that is not Apple's.
-  /// - Throws: ``ConfigurationError`` for a token lifetime out of range, no trusted root, or
-  ///   roots OpenSSL cannot use.
+  /// - Throws: ``ConfigurationError`` for a token lifetime out of range, no trusted root, roots
+  ///   OpenSSL cannot use, or an unknown `RECEIPT_MIGRATE_HTTP_CLIENT`.
   public init(
-    configuration: ClientConfiguration, transport: any HTTPTransport = URLSessionTransport(),
+    configuration: ClientConfiguration, transport: (any HTTPTransport)? = nil,
     now: @escaping @Sendable () -> Timestamp = SystemTime.now,
     sleep: @escaping @Sendable (Int64) async throws -> Void = SystemTime.sleep(milliseconds:),
     random: @escaping @Sendable () -> Double = SystemTime.random,
     notice: @Sendable (String) -> Void = SignedDataVerifier.printNoticeOnce
   ) throws(ConfigurationError) {
     self.configuration = configuration
-    self.transport = transport
+    if let transport {
+      self.transport = transport
+    } else {
+      self.transport = try HTTPClientChoice.fromEnvironment().makeTransport()
+    }
     self.now = now
     self.sleep = sleep
     self.random = random

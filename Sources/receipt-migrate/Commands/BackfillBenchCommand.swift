@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import ArgumentParsing
 import Benchmarks
 import Foundation
@@ -16,8 +17,10 @@ struct BackfillBenchCommand: AsyncParsableCommand {
       added latency, then runs ingest → backfill → compare → report in this process with a \
       client paced to the same limit. Prints accounts/s, requests/s per endpoint against the \
       limit, requests per customer against the floor the store allows, 429s, the run's peak \
-      memory (without the simulator) and the time to compare and report, each with its target. \
-      See Documentation/Performance.md.
+      memory (without the simulator) and the time to compare and report, each with its target, \
+      and this process's CPU per request. --client both runs it twice over one world, with the \
+      socket client and with URLSession, and prints their CPU per request side by side. See \
+      Documentation/Performance.md.
       """
   )
 
@@ -38,6 +41,12 @@ struct BackfillBenchCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "The HTTP client: sockets (the default client), urlsession, or both to compare them.",
+      valueName: "client"))
+  var client: String = "sockets"
+
+  @Option(
+    help: ArgumentHelp(
       "Use and keep this scratch directory (world, store, reports); a world generated there "
         + "before with the same accounts and seed is used again.", valueName: "dir"))
   var keep: String?
@@ -51,6 +60,9 @@ struct BackfillBenchCommand: AsyncParsableCommand {
     guard (1...256).contains(concurrency) else {
       throw ValidationError("--concurrency must be between 1 and 256, not \(concurrency)")
     }
+    guard client == "both" || HTTPClientChoice(rawValue: client) != nil else {
+      throw ValidationError("--client must be sockets, urlsession or both, not \(client)")
+    }
   }
 
   func run() async throws {
@@ -61,9 +73,17 @@ struct BackfillBenchCommand: AsyncParsableCommand {
     settings.latencyMilliseconds = latency
     settings.concurrency = concurrency
     settings.directory = keep.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-    let report = try await BackfillBenchmark.run(settings, observer: TerminalProgressObserver()) {
-      StandardError.write("[bench backfill] \($0)\n")
+    let log: (String) -> Void = { StandardError.write("[bench backfill] \($0)\n") }
+    guard client == "both" else {
+      settings.client = HTTPClientChoice(rawValue: client) ?? .sockets
+      let report = try await BackfillBenchmark.run(
+        settings, observer: TerminalProgressObserver(), log: log)
+      print(report.text)
+      return
     }
-    print(report.text)
+    let reports = try await BackfillClientComparison.run(
+      settings, clients: [.urlsession, .sockets], observer: TerminalProgressObserver(), log: log)
+    for report in reports { print(report.text + "\n") }
+    print(BackfillClientComparison.text(reports))
   }
 }

@@ -91,7 +91,7 @@ struct SimulatorHarness {
         baseURLOverrides: server.baseURLOverrides, retryPolicy: retryPolicy,
         rateLimits: RateLimits(production: fast, sandbox: fast),
         maximumConcurrentRequests: 16),
-      transport: URLSessionTransport(timeout: 20), now: clock.reader,
+      transport: SocketHTTPTransport(timeout: 20), now: clock.reader,
       sleep: { milliseconds in clock.advance(by: milliseconds) }, random: { 0.5 },
       notice: { _ in })
     return SimulatorHarness(server: server, client: client, clock: clock)
@@ -125,7 +125,7 @@ struct SimulatorHarness {
       }
     if let chosen { headers["Authorization"] = "Bearer \(chosen)" }
     if body != nil { headers["Content-Type"] = "application/json" }
-    return try await URLSessionTransport(timeout: 20).send(
+    return try await SocketHTTPTransport(timeout: 20).send(
       AppStoreServerAPI.HTTPRequest(
         method: method, url: url, headers: headers, body: body.map { Array($0.utf8) }))
   }
