@@ -146,10 +146,11 @@ struct FaultInjectionTests {
     let scratch = try EndToEnd.scratch()
     let appStore = try EndToEnd.AppStore(world: world) {
       $0.rateLimits = SimulatorRateLimits(
-        production: [.transactionHistory: 10, .subscriptionStatuses: 10], sandboxShare: 1)
+        production: [.transactionHistory: 4, .subscriptionStatuses: 4], sandboxShare: 1)
     } client: {
-      // The client believes in ten times the rate the server allows, and starts with a burst
-      // of 16 requests against a bucket of 10: 429s come however slow the machine is.
+      // The client believes in 25 times the rate the server allows, and starts with a burst
+      // of 16 requests in flight at once against a bucket of 4: 429s come however slow the
+      // machine is, even when a busy test process leaves the run unscheduled for a while.
       $0.rateLimits = RateLimits(
         production: [.transactionHistory: 100, .subscriptionStatuses: 100], sandboxShare: 1,
         burst: 16)

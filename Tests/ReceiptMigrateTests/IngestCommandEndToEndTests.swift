@@ -58,6 +58,11 @@ struct Tool {
 
   /// Runs the tool to completion.
   ///
+  /// Started with `posix_spawn`, not Foundation's `Process`: this test process holds a couple
+  /// of thousand descriptors at its busiest (every test's loopback servers), and `Process.run`
+  /// was seen to crash copying the descriptor list while other threads opened and closed
+  /// sockets. Output goes to files in a scratch folder, read once the tool has exited.
+  ///
   /// - Parameters:
   ///   - arguments: the command line.
   ///   - directory: the working directory.
@@ -65,23 +70,38 @@ struct Tool {
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:]
   ) throws -> Result {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    process.environment = hermeticEnvironment.merging(environment) { $1 }
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let scratch = try Self.scratch("tool-output")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let outputPath = scratch.appendingPathComponent("stdout").path
+    let errorPath = scratch.appendingPathComponent("stderr").path
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    // The shell changes into the working directory, then becomes the tool.
+    let command =
+      ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path]
+      + arguments
+    let variables = hermeticEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+    let argv = command.map { strdup($0) } + [nil]
+    let envp = variables.map { strdup($0) } + [nil]
+    defer {
+      for pointer in argv + envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let started = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+    guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EINVAL) }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let exited = status & 0x7F == 0
     return Result(
-      status: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
+      status: exited ? (status >> 8) & 0xFF : 128 + (status & 0x7F),
+      standardOutput: String(
+        decoding: FileManager.default.contents(atPath: outputPath) ?? Data(), as: UTF8.self),
+      standardError: String(
+        decoding: FileManager.default.contents(atPath: errorPath) ?? Data(), as: UTF8.self))
   }
 }
 

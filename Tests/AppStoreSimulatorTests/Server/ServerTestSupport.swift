@@ -91,7 +91,7 @@ struct SimulatorHarness {
         baseURLOverrides: server.baseURLOverrides, retryPolicy: retryPolicy,
         rateLimits: RateLimits(production: fast, sandbox: fast),
         maximumConcurrentRequests: 16),
-      transport: SocketHTTPTransport(timeout: 20), now: clock.reader,
+      transport: SocketHTTPTransport(timeout: 20, maximumConnectionsPerHost: 8), now: clock.reader,
       sleep: { milliseconds in clock.advance(by: milliseconds) }, random: { 0.5 },
       notice: { _ in })
     return SimulatorHarness(server: server, client: client, clock: clock)
@@ -125,10 +125,14 @@ struct SimulatorHarness {
       }
     if let chosen { headers["Authorization"] = "Bearer \(chosen)" }
     if body != nil { headers["Content-Type"] = "application/json" }
-    return try await SocketHTTPTransport(timeout: 20).send(
+    return try await Self.rawTransport.send(
       AppStoreServerAPI.HTTPRequest(
         method: method, url: url, headers: headers, body: body.map { Array($0.utf8) }))
   }
+
+  /// One transport for every raw request of every test: a client per request would open and
+  /// close sockets by the thousand in a test process that also starts child processes.
+  static let rawTransport = SocketHTTPTransport(timeout: 20, maximumConnectionsPerHost: 8)
 
   /// The `errorCode` of a JSON error body.
   static func errorCode(of response: AppStoreServerAPI.HTTPResponse) -> Int64? {

@@ -161,6 +161,9 @@ enum EndToEnd {
       }
       var configuration = embedded.clientConfiguration
       configuration.rateLimits = EndToEnd.generousLimits
+      // Many runs share the test process, each with both ends of its loopback connections:
+      // eight requests in flight per run keep the process's file descriptors in check.
+      configuration.maximumConcurrentRequests = 8
       client(&configuration)
       connected = ConnectedAppStore(
         client: try AppStoreServerAPIClient(configuration: configuration, notice: { _ in }),
