@@ -52,7 +52,7 @@ struct StreamedWritingTests {
     let asked = source.asked.withLock { $0 }
     #expect(asked.map(\.count).reduce(0, +) == comparisons.count)
     #expect(Set(asked.joined()).count == comparisons.count)
-    #expect((asked.map(\.count).max() ?? 0) <= ComposedReport.chunkSize)
+    #expect((asked.map(\.count).max() ?? 0) <= ReportComposer.chunkSize)
     let rendered = ReportWriter.render(
       summary: SampleWorld.simulatedSummary, comparisons: comparisons)
     for file in rendered {

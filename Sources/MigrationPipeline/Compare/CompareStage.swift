@@ -62,6 +62,9 @@ public struct CompareStage {
     return accounts.count
   }
 
+  /// The store's pending refreshes, which every comparison reads.
+  func pendingRefreshes() throws -> [Int64: String] { try store.pendingRefreshes() }
+
   /// Accounts read and compared at once.
   static let chunkSize = 512
 
@@ -74,7 +77,8 @@ public struct CompareStage {
     try compare(accountIds: accountIds, pendingRefreshes: try store.pendingRefreshes())
   }
 
-  private func compare(accountIds: [String], pendingRefreshes pending: [Int64: String]) throws
+  /// Compares these accounts, in this order, with the refreshes pending already read.
+  func compare(accountIds: [String], pendingRefreshes pending: [Int64: String]) throws
     -> [AccountComparison]
   {
     let comparator = self.comparator

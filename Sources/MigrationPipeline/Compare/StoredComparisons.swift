@@ -7,15 +7,19 @@ import MigrationReports
 public struct StoredComparisons: ComparisonSource {
   private let stage: CompareStage
   private let entries: [ComparisonOutline]
+  /// Read once: every chunk the report asks for is compared against the same queue.
+  private let pendingRefreshes: [Int64: String]
 
   /// Creates the source.
   ///
   /// - Parameters:
   ///   - stage: compares accounts from the store, with the run's instant, catalogue and table.
   ///   - outline: every account of the run with the category its compare pass found.
-  public init(stage: CompareStage, outline: [ComparisonOutline]) {
+  /// - Throws: `SQLiteError` when the pending refreshes cannot be read.
+  public init(stage: CompareStage, outline: [ComparisonOutline]) throws {
     self.stage = stage
     entries = outline
+    pendingRefreshes = try stage.pendingRefreshes()
   }
 
   /// Every account's id and category.
@@ -23,6 +27,6 @@ public struct StoredComparisons: ComparisonSource {
 
   /// The comparisons of these accounts, in this order.
   public func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
-    try stage.compare(accountIds: accountIds)
+    try stage.compare(accountIds: accountIds, pendingRefreshes: pendingRefreshes)
   }
 }

@@ -119,9 +119,9 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
   public func count(in comparisons: [AccountComparison], previous: [String: Previous]? = nil)
     -> Int
   {
-    comparisons.count { comparison in
-      selectors.contains { matches($0, comparison, previous: previous?[comparison.accountId]) }
-    }
+    var tally = FailOnTally(policy: self)
+    for comparison in comparisons { tally.add(comparison) }
+    return tally.count(previous: previous)
   }
 
   /// Whether the comparisons cross the threshold.
@@ -148,8 +148,15 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
         && comparison.keys.contains { selector.categories.contains($0.category) }
     }
     guard selector.onlyNew else { return true }
-    let before = selector.side == .primary ? previous?.category : previous?.tableCategory
-    return before.map { !selector.categories.contains($0) } ?? true
+    return Self.isNew(
+      to: selector, before: selector.side == .primary ? previous?.category : previous?.tableCategory
+    )
+  }
+
+  /// Whether an account a `new:` selector's categories hold now was outside them before (or
+  /// did not exist then).
+  static func isNew(to selector: Selector, before: DiscrepancyCategory?) -> Bool {
+    before.map { !selector.categories.contains($0) } ?? true
   }
 
   /// Account-level categories whose keys are compared and counted as well.

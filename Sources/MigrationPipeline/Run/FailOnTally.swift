@@ -42,12 +42,12 @@ public struct FailOnTally: Sendable {
       + pending.count { account in
         policy.selectors.contains { selector in
           guard selector.onlyNew else { return false }
-          let before =
-            selector.side == .primary
-            ? previous?[account.accountId]?.category : previous?[account.accountId]?.tableCategory
           let now = selector.side == .primary ? account.category : account.tableCategory
           guard let now, selector.categories.contains(now) else { return false }
-          return before.map { !selector.categories.contains($0) } ?? true
+          let earlier = previous?[account.accountId]
+          return FailOnPolicy.isNew(
+            to: selector,
+            before: selector.side == .primary ? earlier?.category : earlier?.tableCategory)
         }
       }
   }

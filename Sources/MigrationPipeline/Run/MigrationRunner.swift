@@ -278,7 +278,7 @@ public struct MigrationRunner: Sendable {
     let stage = CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
     return try ReportWriter.writeRun(
-      summary: run.summary, source: StoredComparisons(stage: stage, outline: run.outline),
+      summary: run.summary, source: try StoredComparisons(stage: stage, outline: run.outline),
       context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
       reportsDirectory: options.reportsDirectory, options: reportOptions)
   }

@@ -115,7 +115,7 @@ public struct StoredRun: Sendable {
   public func source(outline: [ComparisonOutline], store: MigrationStore) throws
     -> StoredComparisons
   {
-    StoredComparisons(
+    try StoredComparisons(
       stage: CompareStage(
         store: store, options: try recipe.compareOptions(store: store, runId: row.id)),
       outline: outline)

@@ -6,7 +6,7 @@ import Entitlements
 /// that lead with aggregates (report.html, summary.md, run.json) are written after. Memory
 /// holds the outline (an id and a category per account), one chunk of comparisons and the
 /// aggregates — never every comparison.
-enum ComposedReport {
+enum ReportComposer {
   /// Accounts compared (or read) at once.
   static let chunkSize = 512
 
@@ -75,13 +75,11 @@ enum ComposedReport {
         }
       }
       if let failure { throw failure }
-      try writer("summary.md").output.write(SummaryMarkdownRenderer(content: content).render())
-      try writer("run.json").output.write(RunJSONRenderer(content: content).render())
-      ChangesCSVRenderer(content: content).render(into: &(try writer("changes.csv")).output)
-      LostNotificationsCSVRenderer(content: content).render(
-        into: &(try writer("lost-notifications.csv")).output)
-      AccountTokensCSVRenderer(content: content).render(
-        into: &(try writer("account-tokens.csv")).output)
+      // Every other file shows only aggregates and context: the writer's own list renders them,
+      // so a file added there is written here too.
+      for (name, render) in ReportWriter.renderers where writers[name] == nil {
+        render(content, &(try writer(name)).output)
+      }
 
       htmlRows.discard()
       let files = try ReportWriter.fileNames.map { name throws(ReportError) in try writer(name) }

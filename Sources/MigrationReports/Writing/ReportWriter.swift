@@ -18,7 +18,7 @@ public enum ReportWriter {
   public static let fileNames = renderers.map(\.name)
 
   /// Each file's name and renderer, in the order they are written.
-  private static let renderers:
+  static let renderers:
     [(name: String, render: @Sendable (ReportContent, inout ReportOutput) -> Void)] = [
       ("report.html", { HTMLReportRenderer(content: $0).render(into: &$1) }),
       ("summary.md", { $1.write(SummaryMarkdownRenderer(content: $0).render()) }),
@@ -53,7 +53,7 @@ public enum ReportWriter {
   ) -> [ReportFile] {
     // Memory never fails to take bytes, and an array never fails to give its comparisons.
     let files =
-      (try? ComposedReport.compose(
+      (try? ReportComposer.compose(
         summary: summary, source: ComparisonArray(comparisons), context: context,
         options: options, open: { name throws(ReportError) in ReportFileWriter.memory(name) }))
       ?? []
@@ -139,7 +139,7 @@ public enum ReportWriter {
     to directory: String, options: ReportOptions = ReportOptions()
   ) throws -> [String] {
     try ReportFileSystem.createDirectory(directory)
-    let files = try ComposedReport.compose(
+    let files = try ReportComposer.compose(
       summary: summary, source: source, context: context, options: options,
       open: { name throws(ReportError) in try ReportFileWriter.file(name, in: directory) })
     return files.map { ReportFileSystem.join(directory, $0.name) }

@@ -196,19 +196,6 @@ extension MigrationStore {
     }
   }
 
-  /// Replaces a run's classifications.
-  ///
-  /// - Parameters:
-  ///   - rows: one per account.
-  ///   - runId: the run.
-  /// - Throws: `SQLiteError`.
-  public func storeComparisons(_ rows: [ComparisonRow], runId: String) throws {
-    try writeTransaction {
-      try database.run("DELETE FROM comparisons WHERE run_id = ?", binding: runId)
-      try insertComparisons(rows, runId: runId)
-    }
-  }
-
   /// Forgets a run's classifications, before they are stored again chunk by chunk with
   /// ``appendComparisons(_:runId:)``.
   ///
