@@ -93,6 +93,6 @@ struct LegacySchemaTests {
     }
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    #expect(MigrationStore.schemaVersion == 5)
+    #expect(MigrationStore.schemaVersion == 6)
   }
 }

@@ -194,14 +194,16 @@ extension MigrationStore {
   /// Stores transactions of a customer: a transaction already stored is replaced only by a copy
   /// signed at the same instant or later. Runs inside the caller's transaction.
   func upsertTransactions(_ rows: [TransactionRow], customerId: Int64) throws {
+    var lookup = HeaderLookup()
     for row in rows {
+      let signed = try storedParts(of: row.jws, lookup: &lookup)
       try database.run(
         """
         INSERT INTO transactions (transaction_id, customer_id, original_transaction_id, product_id, subscription_group,
           type, purchase_ms, original_purchase_ms, expires_ms, revocation_ms, revocation_reason, revocation_type,
           revocation_percentage, is_upgraded, ownership, offer_type, offer_identifier, transaction_reason, environment,
-          app_transaction_id, app_account_token, signed_ms, jws)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          app_transaction_id, app_account_token, signed_ms, jws, jws_header_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         ON CONFLICT (transaction_id) DO UPDATE SET
           customer_id = excluded.customer_id, original_transaction_id = excluded.original_transaction_id,
           product_id = excluded.product_id, subscription_group = excluded.subscription_group, type = excluded.type,
@@ -212,7 +214,7 @@ extension MigrationStore {
           ownership = excluded.ownership, offer_type = excluded.offer_type, offer_identifier = excluded.offer_identifier,
           transaction_reason = excluded.transaction_reason, environment = excluded.environment,
           app_transaction_id = excluded.app_transaction_id, app_account_token = excluded.app_account_token,
-          signed_ms = excluded.signed_ms, jws = excluded.jws
+          signed_ms = excluded.signed_ms, jws = excluded.jws, jws_header_id = excluded.jws_header_id
         WHERE COALESCE(excluded.signed_ms, 0) >= COALESCE(transactions.signed_ms, 0)
         """,
         binding: row.transactionId, customerId, row.originalTransactionId, row.productId,
@@ -223,7 +225,7 @@ extension MigrationStore {
         row.ownership, row.offerType,
         row.offerIdentifier, row.transactionReason, row.environment, row.appTransactionId,
         row.appAccountToken,
-        row.signedMilliseconds, row.jws)
+        row.signedMilliseconds, signed.rest, signed.headerId)
     }
   }
 
@@ -251,20 +253,24 @@ extension MigrationStore {
   {
     try database.run(
       "DELETE FROM subscription_statuses WHERE customer_id = ?", binding: customerId)
+    var lookup = HeaderLookup()
     for row in rows {
+      let transaction = try storedParts(of: row.transactionJWS, lookup: &lookup)
+      let renewal = try row.renewalJWS.map { try storedParts(of: $0, lookup: &lookup) }
       try database.run(
         """
         INSERT OR REPLACE INTO subscription_statuses (customer_id, original_transaction_id, subscription_group, status,
           auto_renew_status, auto_renew_product_id, expiration_intent, billing_retry, grace_period_expires_ms,
-          renewal_signed_ms, transaction_jws, renewal_jws, transaction_id, expires_ms, signed_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          renewal_signed_ms, transaction_jws, renewal_jws, transaction_id, expires_ms, signed_ms,
+          transaction_jws_header_id, renewal_jws_header_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         binding: customerId, row.originalTransactionId, row.subscriptionGroup, row.status,
         row.autoRenewStatus,
         row.autoRenewProductId, row.expirationIntent, row.isInBillingRetryPeriod,
         row.gracePeriodExpiresMilliseconds,
-        row.renewalSignedMilliseconds, row.transactionJWS, row.renewalJWS, row.transactionId,
-        row.expiresMilliseconds, row.signedMilliseconds)
+        row.renewalSignedMilliseconds, transaction.rest, renewal?.rest, row.transactionId,
+        row.expiresMilliseconds, row.signedMilliseconds, transaction.headerId, renewal?.headerId)
     }
     try database.run(
       "UPDATE customers SET statuses_complete = 1, statuses_fetched_ms = ?, updated_ms = ? WHERE id = ?",

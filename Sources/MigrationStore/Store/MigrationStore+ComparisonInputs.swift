@@ -102,16 +102,13 @@ extension MigrationStore {
       ) { others.append(try $0.string(at: 0)) }
       var transactions: [String] = []
       try database.forEachRow(
-        "SELECT jws FROM transactions WHERE customer_id = ? ORDER BY transaction_id", binding: id
+        Self.transactionsOfCustomer, binding: id
       ) {
         transactions.append(try $0.string(at: 0))
       }
       var statuses: [StatusRow] = []
       try database.forEachRow(
-        """
-        SELECT original_transaction_id, subscription_group, status, transaction_jws, renewal_jws
-        FROM subscription_statuses WHERE customer_id = ? ORDER BY original_transaction_id
-        """, binding: id
+        Self.statusesOfCustomer, binding: id
       ) { status in
         var entry = StatusRow(
           originalTransactionId: try status.string(at: 0),
@@ -128,4 +125,16 @@ extension MigrationStore {
     return AccountRecords(
       accountId: accountId, records: records, seeds: seeds, customers: customers)
   }
+
+  /// A customer's signed transactions, whole, by transaction id.
+  private static let transactionsOfCustomer =
+    "SELECT \(wholeSignedValue("jws", headerId: "jws_header_id")) FROM transactions "
+    + "WHERE customer_id = ? ORDER BY transaction_id"
+
+  /// A customer's statuses with their signed values whole, by subscription.
+  private static let statusesOfCustomer =
+    "SELECT original_transaction_id, subscription_group, status, "
+    + "\(wholeSignedValue("transaction_jws", headerId: "transaction_jws_header_id")), "
+    + "\(wholeSignedValue("renewal_jws", headerId: "renewal_jws_header_id")) "
+    + "FROM subscription_statuses WHERE customer_id = ? ORDER BY original_transaction_id"
 }

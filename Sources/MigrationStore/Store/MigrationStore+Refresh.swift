@@ -90,8 +90,10 @@ extension MigrationStore {
       )] = []
     try database.forEachRow(
       """
-      SELECT customer_id, original_transaction_id, transaction_jws, renewal_jws FROM subscription_statuses
-      WHERE signed_ms IS NULL AND transaction_id IS NULL LIMIT ?
+      SELECT customer_id, original_transaction_id,
+        \(Self.wholeSignedValue("transaction_jws", headerId: "transaction_jws_header_id")),
+        \(Self.wholeSignedValue("renewal_jws", headerId: "renewal_jws_header_id"))
+      FROM subscription_statuses WHERE signed_ms IS NULL AND transaction_id IS NULL LIMIT ?
       """, binding: limit
     ) { row in
       rows.append(
