@@ -16,6 +16,7 @@ public struct CompareStage {
   private let store: MigrationStore
   private let options: CompareOptions
   private let observer: (any ProgressObserver)?
+  private let chunkSize: Int
 
   /// Creates the stage.
   ///
@@ -23,12 +24,15 @@ public struct CompareStage {
   ///   - store: the store to read.
   ///   - options: what to compare and how.
   ///   - observer: where progress goes.
+  ///   - chunkSize: how many accounts ``run(each:)`` reads and compares at once.
   public init(
-    store: MigrationStore, options: CompareOptions, observer: (any ProgressObserver)? = nil
+    store: MigrationStore, options: CompareOptions, observer: (any ProgressObserver)? = nil,
+    chunkSize: Int = CompareStage.defaultChunkSize
   ) {
     self.store = store
     self.options = options
     self.observer = observer
+    self.chunkSize = max(1, chunkSize)
   }
 
   /// Compares every account.
@@ -52,11 +56,13 @@ public struct CompareStage {
     let accounts = try store.accountIds()
     observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
     let pending = try store.pendingRefreshes()
-    for chunkStart in stride(from: 0, to: accounts.count, by: Self.chunkSize) {
+    let chunks = stride(from: 0, to: accounts.count, by: chunkSize).map {
+      Array(accounts[$0..<min(accounts.count, $0 + chunkSize)])
+    }
+    try CompareChunkReader(store: store, options: options).forEach(chunks) { inputs in
       try StopRequest.checkpoint()
-      let chunk = Array(accounts[chunkStart..<min(accounts.count, chunkStart + Self.chunkSize)])
-      try body(try compare(accountIds: chunk, pendingRefreshes: pending))
-      observer?.advanced(Self.name, by: Int64(chunk.count))
+      try body(try compare(inputs, pendingRefreshes: pending))
+      observer?.advanced(Self.name, by: Int64(inputs.records.count))
     }
     observer?.stageFinished(Self.name)
     return accounts.count
@@ -65,8 +71,8 @@ public struct CompareStage {
   /// The store's pending refreshes, which every comparison reads.
   func pendingRefreshes() throws -> [Int64: String] { try store.pendingRefreshes() }
 
-  /// Accounts read and compared at once.
-  static let chunkSize = 512
+  /// Accounts read and compared at once, unless told otherwise.
+  public static let defaultChunkSize = 512
 
   /// Compares these accounts, in this order.
   ///
@@ -81,10 +87,19 @@ public struct CompareStage {
   func compare(accountIds: [String], pendingRefreshes pending: [Int64: String]) throws
     -> [AccountComparison]
   {
+    try compare(
+      CompareChunkReader.read(accountIds, from: store, options: options),
+      pendingRefreshes: pending)
+  }
+
+  /// Compares one chunk's inputs, in their order: decoding every stored value and comparing
+  /// run in parallel.
+  private func compare(_ inputs: CompareChunkInputs, pendingRefreshes pending: [Int64: String])
+    throws -> [AccountComparison]
+  {
     let comparator = self.comparator
-    // Reading is serial (one connection); decoding every stored value and comparing are not.
-    let records = try accountIds.map { try store.accountRecords($0) }
-    let table = try tableRows(of: accountIds)
+    let records = inputs.records
+    let table = inputs.table
     let auditor = options.tokens.map(TokenAuditor.init(mapping:))
     let compared = Mutex<[Result<AccountComparison, any Error>?]>(
       Array(repeating: nil, count: records.count))
@@ -120,24 +135,6 @@ public struct CompareStage {
         key: customer.key, environment: customer.environment,
         transactions: customer.data.transactions, writtenTokens: stored.writtenTokens)
     }
-  }
-
-  /// The team table's rows of these accounts: from memory, or read from the store.
-  private func tableRows(of accountIds: [String]) throws -> [String: [TableRow]]? {
-    if let table = options.table { return table }
-    guard let runId = options.storedTableRunId else { return nil }
-    var rows: [String: [TableRow]] = [:]
-    for accountId in accountIds {
-      rows[accountId] = try store.currentEntitlements(runId: runId, accountId: accountId)
-        .compactMap { row in
-          EntitlementStatus(rawValue: row.status).map {
-            TableRow(
-              productId: row.productId, status: $0,
-              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
-          }
-        }
-    }
-    return rows
   }
 
   private var comparator: AccountComparator {

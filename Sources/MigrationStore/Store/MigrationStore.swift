@@ -95,3 +95,16 @@ public final class MigrationStore {
     try database.close()
   }
 }
+
+extension MigrationStore {
+  /// A second, read-only connection to the same file, for reading on another thread while this
+  /// one writes (in WAL mode neither waits for the other); `nil` for a store in memory, which has
+  /// no second connection. The caller closes it.
+  ///
+  /// - Returns: the connection, or `nil`.
+  /// - Throws: `SQLiteError`, or a schema error.
+  public func openReader() throws -> MigrationStore? {
+    guard case .path(let path) = database.location else { return nil }
+    return try MigrationStore(path: path, readOnly: true, now: { 0 })
+  }
+}

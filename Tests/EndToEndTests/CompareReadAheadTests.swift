@@ -1,0 +1,67 @@
+import Foundation
+import MigrationPipeline
+import MigrationStore
+import Testing
+
+/// The compare stage reads the next chunk on a second connection while it compares and stores
+/// the current one (own-code evidence: both sides are this project's).
+@Suite("End to end: compare reads ahead")
+struct CompareReadAheadTests {
+  @Test("many small chunks read ahead classify every account as one serial read does")
+  func sameAsSerial() async throws {
+    let world = try EndToEnd.world(seed: 25, accounts: 60)
+    let scratch = try EndToEnd.scratch()
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    let appStore = try EndToEnd.AppStore(world: world)
+    let result = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
+      .run()
+    appStore.stop()
+
+    let store = try MigrationStore(
+      path: scratch.appendingPathComponent("store.sqlite").path, now: { 0 })
+    defer { try? store.close() }
+    let compareOptions = CompareOptions(
+      asOf: result.run.summary.asOf,
+      storedTableRunId: result.run.summary.runId)
+    let serial = try CompareStage(store: store, options: compareOptions)
+      .compare(accountIds: try store.accountIds())
+    var chunks = 0
+    var ahead: [String] = []
+    let count = try CompareStage(store: store, options: compareOptions, chunkSize: 7).run {
+      chunks += 1
+      ahead.append(contentsOf: $0.map(\.explanation))
+    }
+    #expect(count == serial.count)
+    #expect(chunks == (serial.count + 6) / 7)
+    #expect(ahead == serial.map(\.explanation))
+    #expect(serial.contains { $0.category != .unresolved }, "the world must hold resolved accounts")
+  }
+
+  @Test("a chunk that fails stops the read-ahead, and the store is usable afterwards")
+  func failureStops() async throws {
+    let world = try EndToEnd.world(seed: 25, accounts: 60)
+    let scratch = try EndToEnd.scratch()
+    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    let appStore = try EndToEnd.AppStore(world: world)
+    let result = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
+      .run()
+    appStore.stop()
+
+    struct Stop: Error {}
+    let store = try MigrationStore(
+      path: scratch.appendingPathComponent("store.sqlite").path, now: { 0 })
+    defer { try? store.close() }
+    let stage = CompareStage(
+      store: store, options: CompareOptions(asOf: result.run.summary.asOf),
+      chunkSize: 5)
+    var seen = 0
+    #expect(throws: Stop.self) {
+      try stage.run { _ in
+        seen += 1
+        if seen == 2 { throw Stop() }
+      }
+    }
+    #expect(seen == 2)
+    #expect(try stage.run { _ in } == (try store.accountIds()).count)
+  }
+}
