@@ -37,25 +37,34 @@ struct CompareChunkReader {
     }
     let connection = ReaderConnection(store: reader)
     let handoff = BoundedHandoff<Result<CompareChunkInputs, any Error>>(capacity: 1)
+    // One chunk is read only once the one before it has been taken: memory holds the chunk
+    // being compared and the one being read, never a third waiting in between.
+    // (Made at 0 and signalled: libdispatch traps when a semaphore is freed below the value it
+    // was made with, which a reader stopped early leaves it at.)
+    let mayRead = DispatchSemaphore(value: 0)
+    mayRead.signal()
     let done = DispatchSemaphore(value: 0)
     let options = self.options
     DispatchQueue(label: "receipt-migrate.compare.read-ahead", qos: .userInitiated).async {
       defer { done.signal() }
       for chunk in chunks {
+        mayRead.wait()
         let inputs = Result { try Self.read(chunk, from: connection.store, options: options) }
         guard handoff.put(inputs), case .success = inputs else { break }
       }
       handoff.close()
     }
     defer {
-      // Stop the reader (a put waiting for space returns at once) and wait for it before its
-      // connection closes.
+      // Stop the reader (a put returns at once once closed; a wait for its turn is released)
+      // and wait for it before its connection closes.
       handoff.close()
+      mayRead.signal()
       done.wait()
       try? reader.close()
     }
     for _ in chunks {
       guard let inputs = handoff.take() else { break }
+      mayRead.signal()
       try body(try inputs.get())
     }
   }
