@@ -9,7 +9,8 @@ struct BenchCommand: AsyncParsableCommand {
     subcommands: [
       AuditBenchCommand.self,
       IngestBenchCommand.self, VerifyBenchCommand.self, ReceiptsBenchCommand.self,
-      ServerBenchCommand.self, BackfillBenchCommand.self, ScaleBenchCommand.self,
+      ServerBenchCommand.self, BackfillBenchCommand.self, ClientBenchCommand.self,
+      ScaleBenchCommand.self,
     ]
   )
 }
