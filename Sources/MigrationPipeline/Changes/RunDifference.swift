@@ -5,82 +5,83 @@ import MigrationStore
 
 /// How a run's classification differs from an earlier run of the same store: per account, a
 /// new finding, resolved, persisting, or another category — for the primary category and for
-/// the team table's — counted, and listed for the accounts whose category changed.
+/// the team table's — counted, and listed for the accounts whose category changed. Accounts
+/// only the earlier run classified are not counted: they are no longer in the store's input.
 public struct RunDifference: Sendable {
   /// The counts.
   public var counts: RunChangeCounts
   /// The accounts whose primary or table category changed, by account id.
   public var changes: [AccountChange]
-  /// Every account's categories in the earlier run, for `--fail-on new:…`.
+  /// The earlier run's categories of the accounts asked for (for `--fail-on new:…`); an
+  /// account the earlier run did not classify is absent.
   public var previous: [String: FailOnPolicy.Previous]
 
-  /// Compares a run's categories with an earlier run's.
-  ///
-  /// - Parameters:
-  ///   - current: this run's categories, by account.
-  ///   - comparesTable: whether this run compared a team table.
-  ///   - earlier: the earlier run.
-  ///   - earlierCategories: its categories, by account.
-  ///   - earlierComparedTable: whether it compared a team table.
-  /// - Returns: the difference.
-  public static func between(
-    current: [(accountId: String, category: String, tableCategory: String?)],
-    comparesTable: Bool, earlier: RunRow,
-    earlierCategories: [String: (category: String, tableCategory: String?)],
-    earlierComparedTable: Bool
-  ) -> RunDifference {
-    let bothTables = comparesTable && earlierComparedTable
+  /// Counts a run's categories against an earlier run's, one account at a time, in account
+  /// order: nothing is held but the counts, the accounts whose category changed, and the
+  /// earlier categories of the accounts asked for.
+  struct Accumulator {
+    let comparesBothTables: Bool
+    let wanted: Set<String>
     var primary: [ChangeKind: Int] = [:]
     var table: [ChangeKind: Int] = [:]
     var changes: [AccountChange] = []
+    var previous: [String: FailOnPolicy.Previous] = [:]
     var newAccounts = 0
-    for account in current.sorted(by: { $0.accountId < $1.accountId }) {
-      let before = earlierCategories[account.accountId]
-      if before == nil { newAccounts += 1 }
+
+    mutating func add(_ account: CategoryPairRow) {
+      if account.earlierCategory == nil { newAccounts += 1 }
       var change = AccountChange(accountId: account.accountId, primary: nil, table: nil)
-      if let kind = ChangeKind.of(from: before?.category, to: account.category) {
+      if let kind = ChangeKind.of(from: account.earlierCategory, to: account.category) {
         primary[kind, default: 0] += 1
         if kind != .persisting {
-          change.primary = CategoryChange(from: before?.category, to: account.category, kind: kind)
+          change.primary = CategoryChange(
+            from: account.earlierCategory, to: account.category, kind: kind)
         }
       }
-      if bothTables, let now = account.tableCategory,
-        let kind = ChangeKind.of(from: before?.tableCategory, to: now)
+      if comparesBothTables, let now = account.tableCategory,
+        let kind = ChangeKind.of(from: account.earlierTableCategory, to: now)
       {
         table[kind, default: 0] += 1
         if kind != .persisting {
-          change.table = CategoryChange(from: before?.tableCategory, to: now, kind: kind)
+          change.table = CategoryChange(from: account.earlierTableCategory, to: now, kind: kind)
         }
       }
       if change.primary != nil || change.table != nil { changes.append(change) }
+      if let before = account.earlierCategory, wanted.contains(account.accountId) {
+        previous[account.accountId] = FailOnPolicy.Previous(
+          category: DiscrepancyCategory(rawValue: before),
+          tableCategory: account.earlierTableCategory.flatMap(DiscrepancyCategory.init(rawValue:)))
+      }
     }
-    var previous: [String: FailOnPolicy.Previous] = [:]
-    for (account, categories) in earlierCategories {
-      previous[account] = FailOnPolicy.Previous(
-        category: DiscrepancyCategory(rawValue: categories.category),
-        tableCategory: categories.tableCategory.flatMap(DiscrepancyCategory.init(rawValue:)))
+
+    func difference(earlier: RunRow) -> RunDifference {
+      RunDifference(
+        counts: RunChangeCounts(
+          previousRunId: earlier.id,
+          previousAsOf: Timestamp(millisecondsSince1970: earlier.asOfMilliseconds),
+          primary: ChangeCounts(byKind: primary),
+          table: comparesBothTables ? ChangeCounts(byKind: table) : nil,
+          newAccounts: newAccounts),
+        changes: changes, previous: previous)
     }
-    return RunDifference(
-      counts: RunChangeCounts(
-        previousRunId: earlier.id,
-        previousAsOf: Timestamp(millisecondsSince1970: earlier.asOfMilliseconds),
-        primary: ChangeCounts(byKind: primary),
-        table: bothTables ? ChangeCounts(byKind: table) : nil, newAccounts: newAccounts),
-      changes: changes, previous: previous)
   }
 
   /// The difference between a recorded run and the run it is compared with: `since`, or the
   /// previous finished run of the store.
   ///
+  /// One pass over both runs' stored classifications, by account: memory holds the changed
+  /// accounts, not every account of either run.
+  ///
   /// - Parameters:
   ///   - run: the run.
   ///   - since: the run to compare with, or `nil` for the previous finished one.
   ///   - store: the store.
+  ///   - previousOf: the accounts whose earlier categories ``previous`` is to hold.
   /// - Returns: the difference, or `nil` when there is no earlier run.
   /// - Throws: ``RunRecipe/Failure`` for an unknown `since`; `SQLiteError`.
-  public static func of(run: RunRow, since: String?, store: MigrationStore) throws
-    -> RunDifference?
-  {
+  public static func of(
+    run: RunRow, since: String?, store: MigrationStore, previousOf: Set<String> = []
+  ) throws -> RunDifference? {
     let earlier: RunRow
     if let since {
       guard let named = try store.run(since), named.finishedMilliseconds != nil else {
@@ -96,12 +97,13 @@ public struct RunDifference: Sendable {
       else { return nil }
       earlier = found
     }
-    let current = try store.comparisonCategories(runId: run.id).map {
-      (accountId: $0.key, category: $0.value.category, tableCategory: $0.value.tableCategory)
+    var accumulator = Accumulator(
+      comparesBothTables: try RunRecipe.read(run).teamTableFile != nil
+        && RunRecipe.read(earlier).teamTableFile != nil,
+      wanted: previousOf)
+    try store.forEachCategoryPair(runId: run.id, earlierRunId: earlier.id) {
+      accumulator.add($0)
     }
-    return between(
-      current: current, comparesTable: try RunRecipe.read(run).teamTableFile != nil,
-      earlier: earlier, earlierCategories: try store.comparisonCategories(runId: earlier.id),
-      earlierComparedTable: try RunRecipe.read(earlier).teamTableFile != nil)
+    return accumulator.difference(earlier: earlier)
   }
 }

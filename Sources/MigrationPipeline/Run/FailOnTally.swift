@@ -52,6 +52,11 @@ public struct FailOnTally: Sendable {
       }
   }
 
+  /// The accounts whose category in the previous run decides whether they count (those a
+  /// `new:` selector takes when nothing came before): the only ones ``count(previous:)`` looks
+  /// up.
+  public var accountsNeedingPrevious: Set<String> { Set(pending.map(\.accountId)) }
+
   /// Whether the selected accounts cross the threshold.
   public func isCrossed(previous: [String: FailOnPolicy.Previous]?) -> Bool {
     count(previous: previous) > policy.threshold

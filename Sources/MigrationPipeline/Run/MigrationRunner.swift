@@ -218,7 +218,9 @@ public struct MigrationRunner: Sendable {
         failOn?.add(comparison)
       }
     }
-    let difference = try RunDifference.of(run: runRow, since: options.since, store: store)
+    let difference = try RunDifference.of(
+      run: runRow, since: options.since, store: store,
+      previousOf: failOn?.accountsNeedingPrevious ?? [])
     try store.claimUnreportedLostNotifications(for: runId)
     let lost = try Self.lostNotifications(reportedBy: runId, store: store)
     let durations =

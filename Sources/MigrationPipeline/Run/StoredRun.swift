@@ -155,7 +155,7 @@ public struct StoredRun: Sendable {
       try summary.since.flatMap { try store.run($0.previousRunId) }
       ?? store.previousFinishedRun(before: row.id, startedMilliseconds: row.startedMilliseconds)
     guard let earlier else { return nil }
-    let categories = try store.comparisonCategories(runId: earlier.id)[accountId]
+    let categories = try store.comparisonCategories(runId: earlier.id, accountId: accountId)
     return ExplainRenderer.Since(
       runId: earlier.id, category: categories?.category, tableCategory: categories?.tableCategory)
   }

@@ -69,22 +69,48 @@ extension MigrationStore {
     ).flatMap { try run($0) }
   }
 
-  /// Every account's primary and table category in a run.
+  /// An account's categories in a run.
   ///
-  /// - Parameter runId: the run.
-  /// - Returns: categories by account id.
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - accountId: the account.
+  /// - Returns: its primary and team-table categories, or `nil` when the run did not classify
+  ///   it.
   /// - Throws: `SQLiteError`.
-  public func comparisonCategories(runId: String) throws -> [String: (
+  public func comparisonCategories(runId: String, accountId: String) throws -> (
     category: String, tableCategory: String?
-  )] {
-    var categories: [String: (category: String, tableCategory: String?)] = [:]
+  )? {
+    try database.firstRow(
+      "SELECT category, table_category FROM comparisons WHERE run_id = ? AND account_id = ?",
+      binding: runId, accountId
+    ) { row in (try row.string(at: 0), try row.optionalString(at: 1)) }
+  }
+
+  /// Calls `body` with every account of a run, by account id, beside its categories in an
+  /// earlier run: one pass over the two runs' stored classifications, holding one row at a time.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - earlierRunId: the run it is compared with.
+  ///   - body: receives each account.
+  /// - Throws: `SQLiteError`, or what `body` throws.
+  public func forEachCategoryPair(
+    runId: String, earlierRunId: String, _ body: (CategoryPairRow) throws -> Void
+  ) throws {
     try database.forEachRow(
-      "SELECT account_id, category, table_category FROM comparisons WHERE run_id = ?",
-      binding: runId
+      """
+      SELECT c.account_id, c.category, c.table_category, e.category, e.table_category
+      FROM comparisons c LEFT JOIN comparisons e ON e.run_id = ? AND e.account_id = c.account_id
+      WHERE c.run_id = ? ORDER BY c.account_id
+      """, binding: earlierRunId, runId
     ) { row in
-      categories[try row.string(at: 0)] = (try row.string(at: 1), try row.optionalString(at: 2))
+      try body(
+        CategoryPairRow(
+          accountId: try row.string(at: 0), category: try row.string(at: 1),
+          tableCategory: try row.optionalString(at: 2),
+          earlierCategory: try row.optionalString(at: 3),
+          earlierTableCategory: try row.optionalString(at: 4)))
     }
-    return categories
   }
 
   /// Stores one endpoint's request counters of a run.
