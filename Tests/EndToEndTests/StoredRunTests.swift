@@ -32,7 +32,7 @@ struct StoredRunTests {
     let again = try recorded.comparisons(store: store)
     let firstComparisons = try first.run.comparisons()
     #expect(again.map(\.explanation) == firstComparisons.map(\.explanation))
-    #expect(try recorded.changedAccounts(again, store: store).isEmpty)
+    #expect(try recorded.recount(store: store).changed.isEmpty)
     let one = try #require(firstComparisons.first)
     #expect(try recorded.comparison(of: one.accountId, store: store)?.category == one.category)
     #expect(try recorded.comparison(of: "no-such-account", store: store) == nil)
@@ -47,7 +47,7 @@ struct StoredRunTests {
     defer { try? later.close() }
     let reloaded = try StoredRun.load(from: later, id: nil)
     #expect(reloaded.row.id == first.run.summary.runId, "the latest run is the default")
-    let changed = try reloaded.changedAccounts(try reloaded.comparisons(store: later), store: later)
+    let changed = try reloaded.recount(store: later).changed
     #expect(changed == unresolved.sorted())
   }
 }

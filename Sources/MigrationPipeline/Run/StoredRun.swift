@@ -121,28 +121,6 @@ public struct StoredRun: Sendable {
       outline: outline)
   }
 
-  /// Accounts whose recomputed classification differs from the one the run recorded.
-  ///
-  /// - Parameters:
-  ///   - comparisons: the recomputed comparisons.
-  ///   - store: the store.
-  /// - Returns: the account ids, sorted.
-  /// - Throws: `SQLiteError`.
-  public func changedAccounts(_ comparisons: [AccountComparison], store: MigrationStore) throws
-    -> [String]
-  {
-    let recorded = Dictionary(
-      try store.comparisons(runId: row.id).map { ($0.accountId, $0) },
-      uniquingKeysWith: { first, _ in first })
-    var changed = Set(recorded.keys).symmetricDifference(comparisons.map(\.accountId))
-    for comparison in comparisons {
-      if let row = recorded[comparison.accountId], row != MigrationRunner.row(comparison) {
-        changed.insert(comparison.accountId)
-      }
-    }
-    return changed.sorted()
-  }
-
   /// How the run before this one classified an account, for `explain`.
   ///
   /// - Parameters:

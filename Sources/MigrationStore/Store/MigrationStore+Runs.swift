@@ -299,18 +299,4 @@ extension MigrationStore {
     ) { ids.append(try $0.string(at: 0)) }
     return ids
   }
-
-  /// A run's classifications.
-  ///
-  /// - Parameter runId: the run.
-  /// - Returns: one row per account, by account id.
-  /// - Throws: `SQLiteError`.
-  public func comparisons(runId: String) throws -> [ComparisonRow] {
-    var rows: [ComparisonRow] = []
-    try database.forEachRow(
-      "SELECT account_id, category, table_category, cause, explanation FROM comparisons WHERE run_id = ? ORDER BY account_id",
-      binding: runId
-    ) { rows.append(try Self.comparisonRow($0)) }
-    return rows
-  }
 }
