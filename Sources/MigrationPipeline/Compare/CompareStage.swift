@@ -59,13 +59,30 @@ public struct CompareStage {
     let chunks = stride(from: 0, to: accounts.count, by: chunkSize).map {
       Array(accounts[$0..<min(accounts.count, $0 + chunkSize)])
     }
-    try CompareChunkReader(store: store, options: options).forEach(chunks) { inputs in
+    try forEachChunk(chunks, pendingRefreshes: pending) { comparisons in
       try StopRequest.checkpoint()
-      try body(try compare(inputs, pendingRefreshes: pending))
-      observer?.advanced(Self.name, by: Int64(inputs.records.count))
+      try body(comparisons)
+      observer?.advanced(Self.name, by: Int64(comparisons.count))
     }
     observer?.stageFinished(Self.name)
     return accounts.count
+  }
+
+  /// Compares each chunk of accounts, in order, reading the next chunk from the store while
+  /// `body` works on the current one (see ``CompareChunkReader``).
+  ///
+  /// - Parameters:
+  ///   - chunks: the accounts, a chunk at a time.
+  ///   - pending: the store's pending refreshes, read once.
+  ///   - body: receives each chunk's comparisons, in the chunk's order.
+  /// - Throws: `SQLiteError`, a failure to read back a stored value, or what `body` throws.
+  func forEachChunk(
+    _ chunks: [[String]], pendingRefreshes pending: [Int64: String],
+    _ body: ([AccountComparison]) throws -> Void
+  ) throws {
+    try CompareChunkReader(store: store, options: options).forEach(chunks) { inputs in
+      try body(try compare(inputs, pendingRefreshes: pending))
+    }
   }
 
   /// The store's pending refreshes, which every comparison reads.

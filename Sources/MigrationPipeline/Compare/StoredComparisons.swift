@@ -29,4 +29,12 @@ public struct StoredComparisons: ComparisonSource {
   public func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
     try stage.compare(accountIds: accountIds, pendingRefreshes: pendingRefreshes)
   }
+
+  /// The comparisons of each chunk, the next chunk read from the store while `body` writes the
+  /// current one.
+  public func forEachChunk(
+    _ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void
+  ) throws {
+    try stage.forEachChunk(chunks, pendingRefreshes: pendingRefreshes, body)
+  }
 }

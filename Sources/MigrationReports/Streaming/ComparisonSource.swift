@@ -16,6 +16,24 @@ public protocol ComparisonSource {
   /// - Parameter accountIds: accounts of the outline.
   /// - Returns: one comparison per id, in the order given.
   func comparisons(of accountIds: [String]) throws -> [AccountComparison]
+
+  /// Calls `body` with the comparisons of each chunk of accounts, in order. A source that can
+  /// prepare the next chunk while `body` works on the current one does so; by default each
+  /// chunk is asked for in turn with ``comparisons(of:)``.
+  ///
+  /// - Parameters:
+  ///   - chunks: accounts of the outline, a chunk at a time.
+  ///   - body: receives one comparison per id of each chunk, in the order given.
+  func forEachChunk(_ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void) throws
+}
+
+extension ComparisonSource {
+  /// Asks for each chunk in turn.
+  public func forEachChunk(_ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void)
+    throws
+  {
+    for chunk in chunks { try body(try comparisons(of: chunk)) }
+  }
 }
 
 /// One account as a report orders it, without its comparison.

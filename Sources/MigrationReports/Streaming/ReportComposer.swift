@@ -45,9 +45,11 @@ enum ReportComposer {
       var tokens = summary.tokenMapping == nil ? nil : TokenAuditStatistics()
       var rows = HTMLAccountRows(asOf: summary.asOf, options: options)
       let order = displayOrder(try source.outline(), pseudonymizer: options.pseudonymizer)
-      for start in stride(from: 0, to: order.count, by: chunkSize) {
-        let chunk = Array(order[start..<min(order.count, start + chunkSize)])
-        for comparison in try source.comparisons(of: chunk) {
+      let chunks = stride(from: 0, to: order.count, by: chunkSize).map {
+        Array(order[$0..<min(order.count, $0 + chunkSize)])
+      }
+      try source.forEachChunk(chunks) { comparisons in
+        for comparison in comparisons {
           let account = options.pseudonymizer?.redacting(comparison) ?? comparison
           statistics.add(account)
           tokens?.add(account)
