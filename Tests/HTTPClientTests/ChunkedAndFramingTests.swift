@@ -23,7 +23,7 @@ struct ChunkedAndFramingTests {
         exchange.waitForClose()
       }
     ])
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let first = try await client.execute(get(server.port))
     #expect(first.status == 200)
     #expect(String(decoding: first.body, as: UTF8.self) == "hello, world")
@@ -43,7 +43,7 @@ struct ChunkedAndFramingTests {
         exchange.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n\r\nall of it")
       }
     ])
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let response = try await client.execute(get(server.port))
     #expect(String(decoding: response.body, as: UTF8.self) == "all of it")
     server.waitUntilFinished()
@@ -57,7 +57,7 @@ struct ChunkedAndFramingTests {
         exchange.write("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhel")
       }
     ])
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client.execute(get(server.port))
     }
@@ -73,7 +73,7 @@ struct ChunkedAndFramingTests {
         exchange.write("SSH-2.0-OpenSSH_9.6\r\n\r\n")
       }
     ])
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client.execute(get(server.port))
     }

@@ -28,7 +28,7 @@ struct KeepAliveTests {
       .text("answer to \(request.path)")
     }
     defer { server.stop() }
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     for index in 0..<5 {
       let response = try await client.execute(request(server, "GET", "/\(index)"))
       #expect(String(decoding: response.body, as: UTF8.self) == "answer to /\(index)")
@@ -70,7 +70,7 @@ struct KeepAliveTests {
         : HTTPResponse(body: large)
     }
     defer { server.stop() }
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let posted = try await client.execute(
       request(server, "POST", "/", body: [UInt8](repeating: 7, count: 1_000_000)))
     #expect(String(decoding: posted.body, as: UTF8.self) == "1000000 application/json")
@@ -101,7 +101,7 @@ struct KeepAliveTests {
         fault: request.path == "/truncate" ? .truncateBody(afterBytes: 3) : .closeWithoutResponse)
     }
     defer { server.stop() }
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let truncated = await #expect(throws: HTTPClientError.self) {
       _ = try await client.execute(request(server, "GET", "/truncate"))
     }
@@ -119,7 +119,7 @@ struct KeepAliveTests {
     let server = try HTTPServer.start { _ in .text("") }
     let port = server.port
     server.stop()
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client.execute(
         HTTPClientRequest(method: "GET", scheme: "http", host: "127.0.0.1", port: port, target: "/")

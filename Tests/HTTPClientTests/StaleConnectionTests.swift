@@ -31,7 +31,7 @@ struct StaleConnectionTests {
   @Test("an idempotent request is sent again, once, on a new connection")
   func idempotentRetried() async throws {
     let server = try closingServer()
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     _ = try await client.execute(request(server.port, "GET"))
     let second = try await client.execute(request(server.port, "GET"))
     #expect(String(decoding: second.body, as: UTF8.self) == "second")
@@ -45,7 +45,7 @@ struct StaleConnectionTests {
   @Test("a POST is not sent again: the server may have acted on it")
   func postNotRetried() async throws {
     let server = try closingServer()
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     _ = try await client.execute(request(server.port, "GET"))
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client.execute(request(server.port, "POST"))
@@ -71,7 +71,7 @@ struct StaleConnectionTests {
         exchange.waitForClose()
       },
     ])
-    let client = SocketHTTPClient()
+    let client = SocketHTTPClient.patient()
     _ = try await client.execute(request(server.port, "POST"))
     // The first script closes right after answering; on loopback its FIN is delivered by the
     // time close() returns.
