@@ -99,12 +99,15 @@ public final class MigrationStore {
 extension MigrationStore {
   /// A second, read-only connection to the same file, for reading on another thread while this
   /// one writes (in WAL mode neither waits for the other); `nil` for a store in memory, which has
-  /// no second connection. The caller closes it.
+  /// no second connection, and while this connection is inside a transaction, whose writes a
+  /// second connection would not see. The caller closes it.
   ///
   /// - Returns: the connection, or `nil`.
   /// - Throws: `SQLiteError`, or a schema error.
   public func openReader() throws -> MigrationStore? {
-    guard case .path(let path) = database.location else { return nil }
+    guard case .path(let path) = database.location, !(try database.isInTransaction) else {
+      return nil
+    }
     return try MigrationStore(path: path, readOnly: true, now: { 0 })
   }
 }
