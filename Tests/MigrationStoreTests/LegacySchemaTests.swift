@@ -36,6 +36,23 @@ struct LegacySchemaTests {
     #expect(totals.records == 3)
   }
 
+  @Test("raw receipts without a seed id are counted as pending; one with a seed is not")
+  func pendingRawReceipts() throws {
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let run = try store.beginIngestRun(inputs: "[]", startedMilliseconds: 1)
+    var ids: [Int64] = []
+    for (account, bytes) in [("acct-1", "MIIraw1"), ("acct-2", "MIIraw2"), ("acct-3", "MIIraw3")] {
+      var row = makeRow(account: account, bytes: bytes)
+      row.kind = "raw_receipt"
+      row.status = nil
+      ids.append(try store.storeLegacyRecord(row, runId: run, now: 1).recordId)
+    }
+    try store.storeSeeds(
+      [SeedRow(originalTransactionId: "1000000000000001", source: "raw_receipt", environment: nil)],
+      accountId: "acct-2", recordId: ids[1])
+    #expect(try store.legacyTotals().rawReceiptsPending == 2)
+  }
+
   @Test("seeds, verdicts and quarantine entries are idempotent, and the totals count them")
   func totals() throws {
     let store = try MigrationStore(inMemoryWithClock: { 0 })
