@@ -40,7 +40,7 @@ let package = Package(
 
     .target(
       name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
-    .target(name: "HTTPClient", dependencies: ["COpenSSL"]),
+    .target(name: "HTTPClient", dependencies: ["COpenSSL", "Chronology"]),
     .target(
       name: "AppStoreServerAPI",
       dependencies: ["JSON", "Chronology", "CryptoSupport", "HTTPClient"]),
@@ -56,7 +56,7 @@ let package = Package(
 
     // MARK: - Simulator
 
-    .target(name: "HTTPServer"),
+    .target(name: "HTTPServer", dependencies: ["Chronology"]),
     .target(
       name: "AppStoreSimulator",
       dependencies: [

@@ -1,3 +1,4 @@
+import Chronology
 import Glibc
 
 /// Waits for one descriptor to become readable or writable before a deadline, with `poll(2)`.
@@ -23,7 +24,7 @@ enum Readiness {
   ) -> Outcome {
     var entry = pollfd(fd: descriptor, events: Int16(events), revents: 0)
     while true {
-      let timeout = milliseconds(until: deadline)
+      let timeout = deadline.pollTimeoutMilliseconds
       let count = poll(&entry, 1, timeout)
       if count > 0 { return .ready }
       if count == 0 {
@@ -47,18 +48,5 @@ enum Readiness {
       // connection: ask again. Any other failure means the descriptor is not worth reusing.
       if errno != EINTR { return true }
     }
-  }
-
-  /// The time left until `deadline` in whole milliseconds, rounded up so that a wait never ends
-  /// before the deadline; 0 once it has passed.
-  static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    guard remaining > .zero else { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-    let milliseconds =
-      seconds.multipliedReportingOverflow(by: 1000).partialValue
-      + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-    return Int32(clamping: max(milliseconds, 1))
   }
 }

@@ -1,3 +1,4 @@
+import Chronology
 import Glibc
 
 /// `poll(2)` against a deadline on the continuous clock.
@@ -20,7 +21,7 @@ enum Poll {
     _ descriptors: inout [pollfd], until deadline: ContinuousClock.Instant?
   ) -> Result {
     while true {
-      let timeout = deadline.map(milliseconds(until:)) ?? -1
+      let timeout = deadline.map(\.pollTimeoutMilliseconds) ?? -1
       let count = descriptors.withUnsafeMutableBufferPointer { buffer in
         poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
       }
@@ -41,18 +42,5 @@ enum Poll {
   ) -> Result {
     var descriptors = [pollfd(fd: descriptor, events: Int16(events), revents: 0)]
     return wait(&descriptors, until: deadline)
-  }
-
-  /// The time left until `deadline` in whole milliseconds, rounded up so a wait never ends
-  /// before the deadline; 0 once it has passed.
-  static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let remaining = ContinuousClock.now.duration(to: deadline)
-    guard remaining > .zero else { return 0 }
-    let (seconds, attoseconds) = remaining.components
-    let attosecondsPerMillisecond: Int64 = 1_000_000_000_000_000
-    let milliseconds =
-      seconds.multipliedReportingOverflow(by: 1000).partialValue
-      + (attoseconds + attosecondsPerMillisecond - 1) / attosecondsPerMillisecond
-    return Int32(clamping: max(milliseconds, 1))
   }
 }
