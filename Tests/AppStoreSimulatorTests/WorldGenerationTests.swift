@@ -36,6 +36,12 @@ struct WorldGenerationTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
       "world-\(UUID().uuidString)")
     try GeneratedArchive(world: world).write(to: directory.path)
+    return try directoryContents(of: directory)
+  }
+
+  /// The files of a generated folder, raw receipts replaced by the receipts they hold (see
+  /// ``directoryContents(_:)``).
+  func directoryContents(of directory: URL) throws -> [String: Data] {
     var contents: [String: Data] = [:]
     for name in try FileManager.default.contentsOfDirectory(atPath: directory.path)
     where name != "signing" {

@@ -42,18 +42,18 @@ public struct GeneratedArchive: Sendable {
   @discardableResult
   public func write(to directory: String) throws -> [ExpectedCategoryOracle.Expectation] {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    let evaluated = ExpectedCategoryOracle(world: world).evaluate()
-    let expectations = evaluated.map(\.expectation)
-    try write(WorldEncoder.encode(world), directory, FileName.world)
-    // Raw receipts are signed by the simulator's own chain, kept beside the world.
-    let chain = try SimulatorSetup.prepare(worldDirectory: directory).chain
-    try write(receipts(evaluated.map(\.responses), chain: chain), directory, FileName.receipts)
-    try write(Array(accountLinks().utf8), directory, FileName.accounts)
-    try write(Array(products().utf8), directory, FileName.products)
-    try write(
-      Array(currentEntitlements(expectations).utf8), directory, FileName.currentEntitlements)
-    try write(Array(expected(expectations).utf8), directory, FileName.expected)
+    let writer = try ArchiveWriter(directory: directory)
+    let expectations = try writer.append(world)
+    try writer.finish()
     return expectations
+  }
+
+  /// The header line of each CSV file.
+  enum Header {
+    static let accounts = "account_id,app_transaction_id,environment\n"
+    static let products = "product_id,type,subscription_group_identifier,duration\n"
+    static let currentEntitlements = "account_id,product_id,status,expires_at\n"
+    static let expected = "account_id,category,table_category,table_flaws\n"
   }
 
   /// What a correct comparison must find at an instant of the world's timeline, and the team
@@ -70,12 +70,10 @@ public struct GeneratedArchive: Sendable {
   ) {
     let expectations = ExpectedCategoryOracle(world: world, at: instant, dataAsOf: dataAsOf)
       .expectations()
-    return (expected(expectations), currentEntitlements(expectations))
-  }
-
-  private func write(_ bytes: [UInt8], _ directory: String, _ name: String) throws {
-    try Data(bytes).write(
-      to: URL(fileURLWithPath: directory).appendingPathComponent(name), options: .atomic)
+    return (
+      Header.expected + expected(expectations),
+      Header.currentEntitlements + currentEntitlements(expectations)
+    )
   }
 
   /// `receipts.ndjson`: one record per stored snapshot, oldest first within each account.
@@ -108,9 +106,10 @@ public struct GeneratedArchive: Sendable {
     return output
   }
 
-  /// `accounts.csv`: which Apple Accounts each team account is linked to.
+  /// `accounts.csv`'s lines (without its header): which Apple Accounts each team account is
+  /// linked to.
   func accountLinks() -> String {
-    var text = "account_id,app_transaction_id,environment\n"
+    var text = ""
     for account in world.accounts {
       for customer in account.customers {
         text +=
@@ -122,7 +121,7 @@ public struct GeneratedArchive: Sendable {
 
   /// `products.csv`: the catalogue in the format `--catalog` reads.
   func products() -> String {
-    var text = "product_id,type,subscription_group_identifier,duration\n"
+    var text = Header.products
     for product in world.products {
       let duration =
         product.kind == .nonRenewing ? product.periodDays.map { "P\($0)D" } ?? "" : ""
@@ -131,9 +130,10 @@ public struct GeneratedArchive: Sendable {
     return text
   }
 
-  /// `current-entitlements.csv`: what the team's own (buggy) legacy code grants today.
+  /// `current-entitlements.csv`'s lines (without its header): what the team's own (buggy)
+  /// legacy code grants today.
   func currentEntitlements(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
-    var text = "account_id,product_id,status,expires_at\n"
+    var text = ""
     for expectation in expectations {
       for row in expectation.table {
         text +=
@@ -143,9 +143,10 @@ public struct GeneratedArchive: Sendable {
     return text
   }
 
-  /// `expected.csv`: the category a correct comparison must find for every account.
+  /// `expected.csv`'s lines (without its header): the category a correct comparison must find
+  /// for every account.
   func expected(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
-    var text = "account_id,category,table_category,table_flaws\n"
+    var text = ""
     for expectation in expectations {
       text +=
         "\(expectation.accountId),\(expectation.category.rawValue),\(expectation.tableCategory.rawValue),"

@@ -10,8 +10,25 @@ public enum WorldEncoder {
   /// - Parameter world: the world.
   /// - Returns: the bytes of `world.json`.
   public static func encode(_ world: World) -> [UInt8] {
-    var output: [UInt8] = []
-    func line(_ text: String) { output.append(contentsOf: text.utf8) }
+    var output = opening(world)
+    for (index, customer) in world.customers.enumerated() {
+      output.append(contentsOf: element(customer, offset: 0, isFirst: index == 0))
+    }
+    output.append(contentsOf: middle(hasCustomers: !world.customers.isEmpty))
+    for (index, account) in world.accounts.enumerated() {
+      output.append(contentsOf: element(account, offset: 0, isFirst: index == 0))
+    }
+    output.append(contentsOf: closing(hasAccounts: !world.accounts.isEmpty))
+    return output
+  }
+
+  // MARK: - Sections, for writing a world part by part
+
+  /// The document up to its first customer: the header members and the products.
+  ///
+  /// - Parameter world: the world (or its first part).
+  /// - Returns: the bytes.
+  static func opening(_ world: World) -> [UInt8] {
     var header = JSONWriter()
     header.beginObject()
     header.field("format_version", world.requiredFormatVersion)
@@ -28,20 +45,44 @@ public enum WorldEncoder {
     }
     header.endObject()
     // Splice the header members, then the arrays one element per line.
-    line(String(header.string.dropLast()) + ",\n\"products\":[\n")
-    line(world.products.map { encode($0).string }.joined(separator: ",\n"))
-    line("\n],\n\"customers\":[\n")
-    for (index, customer) in world.customers.enumerated() {
-      output.append(contentsOf: encode(customer).bytes)
-      line(index + 1 < world.customers.count ? ",\n" : "\n")
+    let text =
+      String(header.string.dropLast()) + ",\n\"products\":[\n"
+      + world.products.map { encode($0).string }.joined(separator: ",\n")
+      + "\n],\n\"customers\":[\n"
+    return Array(text.utf8)
+  }
+
+  /// One customer's line, its position moved on by `offset` (the customers of earlier parts),
+  /// preceded by the separator unless it is the first.
+  static func element(_ customer: Customer, offset: Int, isFirst: Bool) -> [UInt8] {
+    var moved = customer
+    moved.index += offset
+    return separated(encode(moved).bytes, isFirst: isFirst)
+  }
+
+  /// One account's line, its customers' positions moved on by `offset`, preceded by the
+  /// separator unless it is the first.
+  static func element(_ account: TeamAccount, offset: Int, isFirst: Bool) -> [UInt8] {
+    var moved = account
+    if offset != 0 {
+      moved.customers = account.customers.map { $0 + offset }
+      for index in moved.snapshots.indices { moved.snapshots[index].customer += offset }
     }
-    line("],\n\"accounts\":[\n")
-    for (index, account) in world.accounts.enumerated() {
-      output.append(contentsOf: encode(account).bytes)
-      line(index + 1 < world.accounts.count ? ",\n" : "\n")
-    }
-    line("]}\n")
-    return output
+    return separated(encode(moved).bytes, isFirst: isFirst)
+  }
+
+  /// Between the last customer and the first account.
+  static func middle(hasCustomers: Bool) -> [UInt8] {
+    Array(((hasCustomers ? "\n" : "") + "],\n\"accounts\":[\n").utf8)
+  }
+
+  /// After the last account.
+  static func closing(hasAccounts: Bool) -> [UInt8] {
+    Array(((hasAccounts ? "\n" : "") + "]}\n").utf8)
+  }
+
+  private static func separated(_ bytes: [UInt8], isFirst: Bool) -> [UInt8] {
+    isFirst ? bytes : Array(",\n".utf8) + bytes
   }
 
   private static func encode(_ product: SimulatedProduct) -> JSONWriter {

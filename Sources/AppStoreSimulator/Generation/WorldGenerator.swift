@@ -25,13 +25,29 @@ public struct WorldGenerator: Sendable {
   ///   - seed: the seed.
   /// - Returns: the world.
   public func generate(accounts count: Int, seed: UInt64) -> World {
+    generatePart(
+      seed: seed, total: configuration.numbering.firstAccount + count, partSize: count)
+  }
+
+  /// Generates the accounts of a world of `total` accounts from ``GeneratorConfiguration/numbering``
+  /// on, stopping once the part holds `partSize` accounts — but never inside one draw of
+  /// accounts that belong together (a family, an Apple Account shared by two accounts), so
+  /// parts generated one after another, each numbered where the last stopped, hold exactly the
+  /// accounts and customers a whole world of `total` accounts holds.
+  ///
+  /// - Parameters:
+  ///   - seed: the seed.
+  ///   - total: how many accounts the whole world holds.
+  ///   - partSize: how many accounts this part should hold at least (fewer only at the end).
+  /// - Returns: the part, its customers numbered from ``World/identifierBase``.
+  func generatePart(seed: UInt64, total count: Int, partSize: Int) -> World {
+    let first = configuration.numbering.firstAccount
     var world = World(seed: seed, now: now, gracePeriodDays: configuration.gracePeriodDays)
     world.identifierBase = configuration.numbering.firstCustomer
-    while world.accounts.count < count {
+    while world.accounts.count < partSize && first + world.accounts.count < count {
       let number = world.accounts.count
-      var random = SeededRandom(
-        seed: seed, stream: UInt64(configuration.numbering.firstAccount + number) + 1)
-      let remaining = count - world.accounts.count
+      var random = SeededRandom(seed: seed, stream: UInt64(first + number) + 1)
+      let remaining = count - first - world.accounts.count
       let structure: AccountStructure = random.pick([
         (.twoAppleAccounts, configuration.twoAppleAccountsRate),
         (.sharedAppleAccount, remaining >= 2 ? configuration.sharedAppleAccountRate : 0),
@@ -49,7 +65,7 @@ public struct WorldGenerator: Sendable {
         let customer = addCustomer(archetype, to: &world, random: &random)
         addAccount(for: [customer], to: &world, random: &random)
         if archetype == .familyOrganiser {
-          for _ in 0..<random.int(in: 1...3) where world.accounts.count < count {
+          for _ in 0..<random.int(in: 1...3) where first + world.accounts.count < count {
             let member = addFamilyMember(of: customer, to: &world, random: &random)
             addAccount(for: [member], to: &world, random: &random)
           }
@@ -471,7 +487,10 @@ public struct WorldGenerator: Sendable {
     var member = Customer(
       index: index, appTransactionId: ids.appTransactionId, environment: .production,
       firstSeen: min(joined, now.adding(milliseconds: -days(1))),
-      story: ["family_member", "shares the subscription of customer \(organiser) from \(joined)"])
+      story: [
+        "family_member",
+        "shares the subscription of customer \(world.identifierBase + organiser) from \(joined)",
+      ])
     let leaves = random.chance(0.35)
     var leftAt: Timestamp?
     if leaves, let last = shared.last, joined < last.purchaseDate {

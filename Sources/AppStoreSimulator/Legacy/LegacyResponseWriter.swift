@@ -113,9 +113,11 @@ public struct LegacyResponseWriter: Sendable {
       &writer, "app_item_id", customer.environment == .production ? world.appAppleId : 0, numbers)
     writer.field("bundle_id", world.bundleId)
     writer.field("application_version", "512")
-    writeInteger(&writer, "download_id", 90_071_992_547_409_000 + Int64(customer.index), numbers)
     writeInteger(
-      &writer, "version_external_identifier", 866_000_000 + Int64(customer.index % 1000), numbers)
+      &writer, "download_id", 90_071_992_547_409_000 + Int64(world.number(of: customer)), numbers)
+    writeInteger(
+      &writer, "version_external_identifier",
+      866_000_000 + Int64(world.number(of: customer) % 1000), numbers)
     writeDate(
       &writer, "receipt_creation_date",
       instant.adding(milliseconds: -Timestamp.millisecondsPerMinute), numbers)

@@ -44,7 +44,8 @@ struct RawReceiptWriter {
       applicationVersion: "512", originalApplicationVersion: "1.0",
       creationDate: snapshot.capturedAt,
       inAppPurchases: purchases)
-    let encoding: PKCS7SignedData.Encoding = customer.index % 2 == 0 ? .der : .indefiniteLengthBER
+    let encoding: PKCS7SignedData.Encoding =
+      world.number(of: customer) % 2 == 0 ? .der : .indefiniteLengthBER
     let base64 = try AppReceiptBuilder.base64Receipt(
       for: receipt, signer: chain.leaf, intermediates: [chain.intermediate.certificate],
       encoding: encoding)

@@ -59,6 +59,15 @@ public struct World: Hashable, Sendable {
     self.gracePeriodDays = gracePeriodDays
   }
 
+  /// A customer's number in the whole world: its position, moved on by ``identifierBase`` when
+  /// this world is one part of a larger one. Whatever is derived from a customer's identity
+  /// (ids, receipt fields) derives from this, so a world made in parts equals the whole world.
+  ///
+  /// - Parameter customer: one of this world's customers.
+  public func number(of customer: Customer) -> Int {
+    identifierBase + customer.index
+  }
+
   /// The product with this id.
   ///
   /// - Parameter id: the product id.

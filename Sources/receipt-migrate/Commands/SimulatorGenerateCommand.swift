@@ -38,6 +38,9 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
   @Flag(help: "Overwrite the generated files of a folder that is not empty.")
   var force = false
 
+  /// How many accounts each part of the world holds while it is written.
+  static let partSize = 4_096
+
   mutating func validate() throws {
     guard accounts > 0 else { throw ValidationError("--accounts must be at least 1") }
     guard (0...3650).contains(daysAfter) else {
@@ -63,15 +66,31 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
     let started = ContinuousClock.now
     var configuration = GeneratorConfiguration()
     configuration.daysAfter = daysAfter
-    let world = WorldGenerator(configuration: configuration).generate(
-      accounts: accounts, seed: seed)
-    let expectations = try GeneratedArchive(world: world).write(to: out)
-    let elapsed = ContinuousClock.now - started
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    let writer = try ArchiveWriter(directory: out)
     var counts: [String: Int] = [:]
-    for expectation in expectations { counts[expectation.category.rawValue, default: 0] += 1 }
+    var totals = (accounts: 0, customers: 0, transactions: 0)
+    let progress = ProgressMeter(
+      stage: "generate", unit: "accounts", total: accounts,
+      style: .automatic(for: TerminalCapabilities.detect()))
+    // One part at a time: memory holds a part (and its rendered records), never the world.
+    try WorldGenerator(configuration: configuration).generate(
+      accounts: accounts, seed: seed, inPartsOf: Self.partSize
+    ) { part in
+      for expectation in try writer.append(part) {
+        counts[expectation.category.rawValue, default: 0] += 1
+      }
+      totals.accounts += part.accounts.count
+      totals.customers += part.customers.count
+      totals.transactions += part.customers.reduce(0) { $0 + $1.transactions.count }
+      progress.advance(by: part.accounts.count)
+    }
+    try writer.finish()
+    progress.finish()
+    let elapsed = ContinuousClock.now - started
     print(
-      "Generated \(NumberFormatting.grouped(world.accounts.count)) accounts, \(NumberFormatting.grouped(world.customers.count)) customers, "
-        + "\(NumberFormatting.grouped(world.customers.reduce(0) { $0 + $1.transactions.count })) transactions in \(DurationFormatting.compact(elapsed)) into \(out)"
+      "Generated \(NumberFormatting.grouped(totals.accounts)) accounts, \(NumberFormatting.grouped(totals.customers)) customers, "
+        + "\(NumberFormatting.grouped(totals.transactions)) transactions in \(DurationFormatting.compact(elapsed)) into \(out)"
     )
     print("Expected categories:")
     for category in ExpectedCategory.allCases where counts[category.rawValue] != nil {

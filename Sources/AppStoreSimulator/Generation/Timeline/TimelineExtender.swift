@@ -38,12 +38,18 @@ struct TimelineExtender {
 
   private var now: Timestamp { window.now }
 
+  /// The random stream of the customer at `index`: numbered by its place in the whole world,
+  /// so a world generated in parts extends each customer as the whole world would.
+  private func stream(of index: Int) -> UInt64 {
+    0x7100_0000_0000 + UInt64(identifierBase + index)
+  }
+
   /// Extends every customer's timeline to the horizon and records the horizon in the world.
   func extend(_ world: inout World) {
     let organisers = FamilyLinks(world: world)
     for index in world.customers.indices where !world.customers[index].isForgotten {
       guard !organisers.isMember(index) else { continue }
-      var random = SeededRandom(seed: world.seed, stream: 0x7100_0000_0000 + UInt64(index))
+      var random = SeededRandom(seed: world.seed, stream: stream(of: index))
       var customer = world.customers[index]
       extend(&customer, sharesWithFamily: organisers.isOrganiser(index), random: &random)
       world.customers[index] = customer
@@ -51,7 +57,7 @@ struct TimelineExtender {
     // Members follow their organiser's extended subscription, then live their own lives.
     for index in world.customers.indices where organisers.isMember(index) {
       guard let organiser = organisers.organiser(of: index) else { continue }
-      var random = SeededRandom(seed: world.seed, stream: 0x7100_0000_0000 + UInt64(index))
+      var random = SeededRandom(seed: world.seed, stream: stream(of: index))
       var member = world.customers[index]
       FamilyMirror(
         window: window, leaveChance: window.chance(per30Days: rates.familyLeavePer30Days),

@@ -65,6 +65,29 @@ public struct SimulatorSetup: Sendable {
     } catch {
       throw SimulatorSetupError("\(worldPath) cannot be read: \(error)")
     }
+    let material = try signingMaterial(
+      worldDirectory: worldDirectory, now: world.now, bundleId: world.bundleId)
+    return SimulatorSetup(
+      worldDirectory: worldDirectory, world: world, chain: material.chain,
+      testKey: material.key, createdSigningMaterial: material.created)
+  }
+
+  /// Loads the signing material of a world directory, or creates it there the first time,
+  /// without reading `world.json` (which `simulator generate` writes only after it has signed
+  /// the raw receipts with this chain).
+  ///
+  /// - Parameters:
+  ///   - worldDirectory: the world directory.
+  ///   - now: the world's clock, which the chain must cover.
+  ///   - bundleId: the app's bundle id, for the test API key.
+  /// - Returns: the chain, the key, and whether this call created them.
+  /// - Throws: `SimulatorSetupError` when the material is damaged, does not cover the clock,
+  ///   or cannot be written.
+  public static func signingMaterial(worldDirectory: String, now: Timestamp, bundleId: String)
+    throws(SimulatorSetupError) -> (
+      chain: CertificateAuthorityChain, key: SimulatorTestKey, created: Bool
+    )
+  {
     let signing = "\(worldDirectory)/\(signingDirectoryName)"
     let rootPath = "\(signing)/\(CertificateAuthorityChain.fileNames.rootCertificate)"
     if FileManager.default.fileExists(atPath: rootPath) {
@@ -76,11 +99,9 @@ public struct SimulatorSetup: Sendable {
           "the signing chain in \(signing) cannot be loaded: \(error.message); delete \(signing) "
             + "to make a new one")
       }
-      try checkValidity(of: chain, covers: world.now, directory: signing)
-      let key = try SimulatorTestKey.load(fromDirectory: signing, bundleId: world.bundleId)
-      return SimulatorSetup(
-        worldDirectory: worldDirectory, world: world, chain: chain, testKey: key,
-        createdSigningMaterial: false)
+      try checkValidity(of: chain, covers: now, directory: signing)
+      let key = try SimulatorTestKey.load(fromDirectory: signing, bundleId: bundleId)
+      return (chain, key, false)
     }
     do {
       try FileManager.default.createDirectory(
@@ -93,17 +114,15 @@ public struct SimulatorSetup: Sendable {
     let chain: CertificateAuthorityChain
     let key: SimulatorTestKey
     do {
-      chain = try makeChain(covering: world.now)
+      chain = try makeChain(covering: now)
       try chain.write(toDirectory: signing)
-      key = try SimulatorTestKey.generate(bundleId: world.bundleId)
+      key = try SimulatorTestKey.generate(bundleId: bundleId)
     } catch {
       throw SimulatorSetupError(
         "cannot create the simulator's signing material in \(signing): \(error.message)")
     }
     try key.write(toDirectory: signing)
-    return SimulatorSetup(
-      worldDirectory: worldDirectory, world: world, chain: chain, testKey: key,
-      createdSigningMaterial: true)
+    return (chain, key, true)
   }
 
   /// A chain with Apple's two OIDs, valid from five years before the world's clock to twenty
