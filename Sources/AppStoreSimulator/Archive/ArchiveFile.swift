@@ -33,6 +33,17 @@ final class ArchiveFile {
     if buffer.count >= Self.blockSize { try flush() }
   }
 
+  /// Appends bytes; a block or more goes to the file straight, without a copy into the buffer.
+  func write(_ bytes: [UInt8]) throws(ArchiveFileError) {
+    guard bytes.count >= Self.blockSize else {
+      buffer.append(contentsOf: bytes)
+      if buffer.count >= Self.blockSize { try flush() }
+      return
+    }
+    try flush()
+    if let code = bytes.withUnsafeBytes(writeAll) { throw ArchiveFileError(path: path, code: code) }
+  }
+
   /// Appends text as UTF-8.
   func write(_ text: String) throws(ArchiveFileError) {
     try write(text.utf8)
@@ -62,18 +73,24 @@ final class ArchiveFile {
 
   /// Writes the buffered bytes to the temporary file.
   func flush() throws(ArchiveFileError) {
+    if let code = buffer.withUnsafeBytes(writeAll) {
+      throw ArchiveFileError(path: path, code: code)
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Writes all of `bytes`; the `errno` of a failure, else `nil`.
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) -> Int32? {
     var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBytes {
-        Glibc.write(descriptor, $0.baseAddress! + offset, $0.count - offset)
-      }
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
-        throw ArchiveFileError(path: path, code: errno)
+        return errno
       }
       offset += written
     }
-    buffer.removeAll(keepingCapacity: true)
+    return nil
   }
 
   /// Flushes, closes and renames the temporary file to the final name.

@@ -1,23 +1,22 @@
 import CryptoSupport
+import Dispatch
 
 /// Writes the files of `simulator generate` into a folder one part of the world at a time (see
 /// ``WorldGenerator/generate(accounts:seed:inPartsOf:_:)``), so a million-account world never
 /// sits in memory: each part's customers, accounts, legacy records and expectations are
-/// appended to the files as soon as the part is made. Written part by part or whole, a world's
-/// files are the same bytes (but for the signatures of raw receipts).
+/// rendered on every core and appended to the files while the next part is made. Written part
+/// by part or whole, a world's files are the same bytes (but for the signatures of raw
+/// receipts).
 ///
 /// Every file is written under a hidden temporary name and renamed into place by ``finish()``,
 /// so an interrupted run leaves the folder's earlier files as they were.
 public final class ArchiveWriter {
   private let directory: String
-  private let world: ArchiveFile
-  /// `world.json`'s accounts, written aside and joined after its customers by ``finish()``.
-  private let worldAccounts: ArchiveFile
-  private let receipts: ArchiveFile
-  private let accounts: ArchiveFile
-  private let products: ArchiveFile
-  private let currentEntitlements: ArchiveFile
-  private let expected: ArchiveFile
+  private let files: ArchiveFiles
+  /// Writes the rendered parts in order, one behind the rendering, so the disk and the CPU
+  /// work at the same time; at most one rendered part waits.
+  private let writes = DispatchQueue(label: "receipt-migrate.archive-writer")
+  private let pending = DispatchGroup()
   private var first: World?
   private var chain: CertificateAuthorityChain?
   private var customersWritten = 0
@@ -28,15 +27,8 @@ public final class ArchiveWriter {
   /// - Parameter directory: the output folder.
   /// - Throws: ``ArchiveFileError`` when a file cannot be created.
   public init(directory: String) throws(ArchiveFileError) {
-    typealias Name = GeneratedArchive.FileName
     self.directory = directory
-    world = try ArchiveFile(Name.world, in: directory)
-    worldAccounts = try ArchiveFile(Name.world + ".accounts", in: directory)
-    receipts = try ArchiveFile(Name.receipts, in: directory)
-    accounts = try ArchiveFile(Name.accounts, in: directory)
-    products = try ArchiveFile(Name.products, in: directory)
-    currentEntitlements = try ArchiveFile(Name.currentEntitlements, in: directory)
-    expected = try ArchiveFile(Name.expected, in: directory)
+    files = try ArchiveFiles(directory: directory)
   }
 
   /// Appends the next part of the world.
@@ -46,27 +38,18 @@ public final class ArchiveWriter {
   /// - Returns: the expectations of the part's accounts.
   /// - Throws: when a file cannot be written or the signing material cannot be prepared.
   public func append(_ part: World) throws -> [ExpectedCategoryOracle.Expectation] {
-    let archive = GeneratedArchive(world: part)
     let chain = try start(with: part)
     let offset = part.identifierBase - (first?.identifierBase ?? part.identifierBase)
     precondition(offset == customersWritten, "parts must follow each other")
-    let evaluated = ExpectedCategoryOracle(world: part).evaluate()
-    let expectations = evaluated.map(\.expectation)
-    for customer in part.customers {
-      try world.write(
-        WorldEncoder.element(customer, offset: offset, isFirst: customersWritten == 0))
-      customersWritten += 1
-    }
-    for account in part.accounts {
-      try worldAccounts.write(
-        WorldEncoder.element(account, offset: offset, isFirst: accountsWritten == 0))
-      accountsWritten += 1
-    }
-    try receipts.write(archive.receipts(evaluated.map(\.responses), chain: chain))
-    try accounts.write(archive.accountLinks())
-    try currentEntitlements.write(archive.currentEntitlements(expectations))
-    try expected.write(archive.expected(expectations))
-    return expectations
+    let rendered = try RenderedPart(
+      part, offset: offset, firstCustomers: customersWritten == 0,
+      firstAccounts: accountsWritten == 0, chain: chain)
+    customersWritten += part.customers.count
+    accountsWritten += part.accounts.count
+    try waitForWrites()
+    let files = files
+    writes.async(group: pending) { files.appendOnce(rendered) }
+    return rendered.expectations
   }
 
   /// Completes `world.json` and moves every file into place.
@@ -74,12 +57,13 @@ public final class ArchiveWriter {
   /// - Throws: when a file cannot be written; nothing is moved into place then but what was
   ///   complete before the failure.
   public func finish() throws(ArchiveFileError) {
-    try world.write(WorldEncoder.middle(hasCustomers: customersWritten > 0))
-    try world.append(contentsOf: worldAccounts)
-    try world.write(WorldEncoder.closing(hasAccounts: accountsWritten > 0))
-    for file in [world, receipts, accounts, products, currentEntitlements, expected] {
-      try file.commit()
-    }
+    try waitForWrites()
+    try files.finish(hasCustomers: customersWritten > 0, hasAccounts: accountsWritten > 0)
+  }
+
+  private func waitForWrites() throws(ArchiveFileError) {
+    pending.wait()
+    if let failure = files.failure { throw failure }
   }
 
   /// The first part opens `world.json` and `products.csv` and prepares the signing chain the
@@ -91,11 +75,12 @@ public final class ArchiveWriter {
       worldDirectory: directory, now: part.now, bundleId: part.bundleId
     ).chain
     chain = made
-    try world.write(WorldEncoder.opening(part))
-    try accounts.write(GeneratedArchive.Header.accounts)
-    try products.write(GeneratedArchive(world: part).products())
-    try currentEntitlements.write(GeneratedArchive.Header.currentEntitlements)
-    try expected.write(GeneratedArchive.Header.expected)
+    try files.start(
+      opening: WorldEncoder.opening(part), products: GeneratedArchive(world: part).products())
     return made
+  }
+
+  deinit {
+    pending.wait()
   }
 }

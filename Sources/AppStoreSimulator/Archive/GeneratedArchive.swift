@@ -71,21 +71,25 @@ public struct GeneratedArchive: Sendable {
     let expectations = ExpectedCategoryOracle(world: world, at: instant, dataAsOf: dataAsOf)
       .expectations()
     return (
-      Header.expected + expected(expectations),
-      Header.currentEntitlements + currentEntitlements(expectations)
+      Header.expected + expected(expectations[...]),
+      Header.currentEntitlements + currentEntitlements(expectations[...])
     )
   }
 
-  /// `receipts.ndjson`: one record per stored snapshot, oldest first within each account.
+  /// `receipts.ndjson`'s records for some accounts: one per stored snapshot, oldest first
+  /// within each account.
   ///
   /// - Parameters:
-  ///   - responses: each account's response texts, in snapshot order.
+  ///   - accounts: the accounts, by position.
+  ///   - responses: each of those accounts' response texts, in snapshot order.
   ///   - chain: the chain that signs raw receipts.
-  func receipts(_ responses: [[String]], chain: CertificateAuthorityChain) throws -> [UInt8] {
+  func receipts(
+    _ accounts: Range<Int>, responses: ArraySlice<[String]>, chain: CertificateAuthorityChain
+  ) throws -> [UInt8] {
     var output: [UInt8] = []
-    output.reserveCapacity(world.accounts.count * 8192)
+    output.reserveCapacity(accounts.count * 8192)
     let raw = RawReceiptWriter(world: world, chain: chain)
-    for (account, texts) in zip(world.accounts, responses) {
+    for (account, texts) in zip(world.accounts[accounts], responses) {
       for (snapshot, text) in zip(account.snapshots, texts) {
         if snapshot.style == .rawReceipt {
           output.append(contentsOf: try raw.record(for: snapshot, accountId: account.id).utf8)
@@ -108,9 +112,11 @@ public struct GeneratedArchive: Sendable {
 
   /// `accounts.csv`'s lines (without its header): which Apple Accounts each team account is
   /// linked to.
-  func accountLinks() -> String {
+  ///
+  /// - Parameter accounts: the accounts, by position.
+  func accountLinks(_ accounts: Range<Int>) -> String {
     var text = ""
-    for account in world.accounts {
+    for account in world.accounts[accounts] {
       for customer in account.customers {
         text +=
           "\(account.id),\(world.customers[customer].appTransactionId),\(world.customers[customer].environment.rawValue)\n"
@@ -132,7 +138,9 @@ public struct GeneratedArchive: Sendable {
 
   /// `current-entitlements.csv`'s lines (without its header): what the team's own (buggy)
   /// legacy code grants today.
-  func currentEntitlements(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
+  func currentEntitlements(_ expectations: ArraySlice<ExpectedCategoryOracle.Expectation>)
+    -> String
+  {
     var text = ""
     for expectation in expectations {
       for row in expectation.table {
@@ -145,7 +153,7 @@ public struct GeneratedArchive: Sendable {
 
   /// `expected.csv`'s lines (without its header): the category a correct comparison must find
   /// for every account.
-  func expected(_ expectations: [ExpectedCategoryOracle.Expectation]) -> String {
+  func expected(_ expectations: ArraySlice<ExpectedCategoryOracle.Expectation>) -> String {
     var text = ""
     for expectation in expectations {
       text +=
