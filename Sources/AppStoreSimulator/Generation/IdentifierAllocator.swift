@@ -22,6 +22,27 @@ struct IdentifierAllocator {
     appTransactionId = String(704_000_000_000_000_000 + customer * 1000 + 7)
   }
 
+  /// The number of the customer whose allocator hands out an id shaped like `id` — the
+  /// allocation read backwards. Being shaped like a customer's id does not make it one:
+  /// callers check that the customer owns it.
+  ///
+  /// - Parameter id: a transaction, original transaction or app transaction id.
+  /// - Returns: the customer's number in the whole world, or `nil` for an id of no such shape.
+  static func customerNumber(owning id: String) -> Int? {
+    guard let value = Int64(id) else { return nil }
+    switch value {
+    case 704_000_000_000_000_000...:
+      let rest = value - 704_000_000_000_000_000
+      return rest % 1000 == 7 ? Int(rest / 1000) : nil
+    case 2_000_000_000_000_001...:
+      return Int((value - 2_000_000_000_000_001) / 10_000)
+    case 2_000_000_001...:
+      return Int((value - 2_000_000_001) / 1000)
+    default:
+      return nil
+    }
+  }
+
   /// Moves past every id already handed out, so that ids made later for the same customer (a
   /// timeline extended past the world's clock) never repeat one.
   ///

@@ -143,7 +143,8 @@ public final class SimulatorServer: Sendable {
   /// The world as it stands now, with the changes requests made (app account tokens).
   ///
   /// - Returns: the world.
-  public func world() -> World {
-    responder.state.world()
+  /// - Throws: ``WorldFileError`` when the world is read from a file that changed since.
+  public func world() throws -> World {
+    try responder.state.world()
   }
 }

@@ -73,8 +73,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     let setup: SimulatorSetup
     var configuration: SimulatorConfiguration
     do {
-      // Absolute paths in the banner work for clients started from any directory.
-      setup = try SimulatorSetup.prepare(
+      // Absolute paths in the banner work for clients started from any directory. The world is
+      // read customer by customer as requests ask, so its size is bounded by the disk.
+      setup = try SimulatorSetup.prepareToServe(
         worldDirectory: URL(fileURLWithPath: world).standardizedFileURL.path)
       configuration = setup.configuration(now: WallClock.now)
       configuration.faults = try FaultPlan.parse(faults: faults, latency: latency)
@@ -116,7 +117,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       ? "\(configuration.rateLimits.mode), history \(rate.formatted(.number))/s in production"
       : "off"
     return """
-      Simulated App Store for \(setup.worldDirectory): \(world.customers.count) customers, \
+      Simulated App Store for \(setup.worldDirectory): \(setup.worldFile?.customerCount ?? world.customers.count) customers, \
       world clock \(world.now), serving at \(configuration.effectiveClock)\(setup.createdSigningMaterial ? " (signing material created)" : "")
         production   \(server.productionURL.absoluteString)
         sandbox      \(server.sandboxURL.absoluteString)

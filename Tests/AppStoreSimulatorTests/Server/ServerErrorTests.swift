@@ -72,7 +72,7 @@ struct ServerErrorTests {
       })
     #expect(entry.renewalInfo.payload.appAccountToken == token.lowercased())
     #expect(entry.transaction.payload.appAccountToken == token.lowercased())
-    let world = harness.server.world()
+    let world = try harness.server.world()
     let purchase = world.customers[0].transactions.filter {
       $0.originalTransactionId == World.subscriptionOriginal
     }
@@ -122,6 +122,6 @@ struct ServerErrorTests {
     let notJSON = try await harness.raw(
       "PUT", "/inApps/v1/transactions/\(World.subscriptionOriginal)/appAccountToken", body: "{")
     #expect(SimulatorHarness.errorCode(of: notJSON) == 4_000_000)
-    #expect(harness.server.world() == World.world, "nothing changed")
+    #expect(try harness.server.world() == World.world, "nothing changed")
   }
 }

@@ -85,6 +85,12 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
   static let generalInternal = APIErrorAnswer(
     code: 5_000_000, message: "An unknown error occurred.")
 
+  /// Apple's unknown error, naming why: the world file the server reads customers from
+  /// changed under it.
+  static func unreadableWorld(_ error: WorldFileError) -> APIErrorAnswer {
+    APIErrorAnswer(code: 5_000_000, message: "The simulator cannot read its world: \(error)")
+  }
+
   /// The answer a fault of one of the five error kinds acts out.
   static func fault(_ kind: FaultKind) -> APIErrorAnswer? {
     switch kind {

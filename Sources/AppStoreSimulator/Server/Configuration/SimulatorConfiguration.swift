@@ -10,7 +10,11 @@ import HTTPServer
 /// `now`, because clients sign tokens and pace requests with their real clock.
 public struct SimulatorConfiguration: Sendable {
   /// The App Store's truth. `setAppAccountToken` changes the server's copy, never this value.
+  /// With ``worldFile``, only its header (clock, app, products) — the customers are in the file.
   public var world: World
+  /// `world.json` opened to be read customer by customer as requests ask (a world too large to
+  /// hold); `nil` when the customers are in ``world``.
+  public var worldFile: WorldFile?
   /// The root → intermediate → leaf chain every signed value is signed with.
   public var signingChain: CertificateAuthorityChain
   /// The API key whose tokens are accepted.
@@ -66,6 +70,7 @@ public struct SimulatorConfiguration: Sendable {
     now: @escaping @Sendable () -> Timestamp
   ) {
     self.world = world
+    worldFile = nil
     self.signingChain = signingChain
     self.apiKey = apiKey
     self.now = now
@@ -83,6 +88,21 @@ public struct SimulatorConfiguration: Sendable {
     http = HTTPServerConfiguration()
     requestLogCapacity = 10_000
     requestLog = nil
+  }
+
+  /// Creates a configuration for a world read from its file as requests ask.
+  ///
+  /// - Parameters:
+  ///   - worldFile: the opened `world.json`.
+  ///   - signingChain: the chain to sign with.
+  ///   - apiKey: the accepted API key.
+  ///   - now: the wall clock for token expiry and rate limits.
+  public init(
+    worldFile: WorldFile, signingChain: CertificateAuthorityChain, apiKey: SimulatorAPIKey,
+    now: @escaping @Sendable () -> Timestamp
+  ) {
+    self.init(world: worldFile.header, signingChain: signingChain, apiKey: apiKey, now: now)
+    self.worldFile = worldFile
   }
 
   /// Checks the settings that have a valid range.

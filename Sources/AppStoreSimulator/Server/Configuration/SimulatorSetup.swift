@@ -20,8 +20,12 @@ public struct SimulatorSetup: Sendable {
 
   /// The world directory.
   public let worldDirectory: String
-  /// The world read from `world.json`.
+  /// The world read from `world.json` — with ``worldFile``, only its header (clock, app,
+  /// products).
   public let world: World
+  /// `world.json` opened to be read customer by customer as requests ask, when the setup was
+  /// made by ``prepareToServe(worldDirectory:)``.
+  public let worldFile: WorldFile?
   /// The signing chain.
   public let chain: CertificateAuthorityChain
   /// The API key clients sign with.
@@ -51,12 +55,7 @@ public struct SimulatorSetup: Sendable {
   public static func prepare(worldDirectory: String) throws(SimulatorSetupError)
     -> SimulatorSetup
   {
-    let worldPath = "\(worldDirectory)/\(GeneratedArchive.FileName.world)"
-    guard FileManager.default.fileExists(atPath: worldPath) else {
-      throw SimulatorSetupError(
-        "\(worldPath) does not exist; make a world with receipt-migrate simulator generate "
-          + "--out \(worldDirectory)")
-    }
+    let worldPath = try existingWorldPath(in: worldDirectory)
     let world: World
     do {
       world = try WorldDecoder.decode(try SimulatorSetupError.reading(worldPath))
@@ -68,8 +67,45 @@ public struct SimulatorSetup: Sendable {
     let material = try signingMaterial(
       worldDirectory: worldDirectory, now: world.now, bundleId: world.bundleId)
     return SimulatorSetup(
-      worldDirectory: worldDirectory, world: world, chain: material.chain,
+      worldDirectory: worldDirectory, world: world, worldFile: nil, chain: material.chain,
       testKey: material.key, createdSigningMaterial: material.created)
+  }
+
+  /// Opens the world to be served without holding it (see ``WorldFile``: a few bytes per
+  /// customer stay in memory; each customer is read back as requests ask) and loads or creates
+  /// the signing material. What `simulator serve` uses, so a million-account world fits.
+  ///
+  /// - Parameter worldDirectory: a directory written by `simulator generate`.
+  /// - Returns: the setup, its ``world`` holding the header only.
+  /// - Throws: `SimulatorSetupError` when `world.json` is missing or invalid, or the signing
+  ///   material is damaged or does not cover the world's clock.
+  public static func prepareToServe(worldDirectory: String) throws(SimulatorSetupError)
+    -> SimulatorSetup
+  {
+    let worldPath = try existingWorldPath(in: worldDirectory)
+    let file: WorldFile
+    do {
+      file = try WorldFile(path: worldPath)
+    } catch {
+      throw SimulatorSetupError(error.description)
+    }
+    let material = try signingMaterial(
+      worldDirectory: worldDirectory, now: file.header.now, bundleId: file.header.bundleId)
+    return SimulatorSetup(
+      worldDirectory: worldDirectory, world: file.header, worldFile: file, chain: material.chain,
+      testKey: material.key, createdSigningMaterial: material.created)
+  }
+
+  private static func existingWorldPath(in worldDirectory: String) throws(SimulatorSetupError)
+    -> String
+  {
+    let worldPath = "\(worldDirectory)/\(GeneratedArchive.FileName.world)"
+    guard FileManager.default.fileExists(atPath: worldPath) else {
+      throw SimulatorSetupError(
+        "\(worldPath) does not exist; make a world with receipt-migrate simulator generate "
+          + "--out \(worldDirectory)")
+    }
+    return worldPath
   }
 
   /// Loads the signing material of a world directory, or creates it there the first time,
@@ -146,7 +182,12 @@ public struct SimulatorSetup: Sendable {
   /// - Parameter now: the wall clock for token expiry and rate limits.
   /// - Returns: the configuration, with every other setting at its default.
   public func configuration(now: @escaping @Sendable () -> Timestamp) -> SimulatorConfiguration {
-    SimulatorConfiguration(world: world, signingChain: chain, apiKey: testKey.apiKey, now: now)
+    if let worldFile {
+      return SimulatorConfiguration(
+        worldFile: worldFile, signingChain: chain, apiKey: testKey.apiKey, now: now)
+    }
+    return SimulatorConfiguration(
+      world: world, signingChain: chain, apiKey: testKey.apiKey, now: now)
   }
 
   private static func checkValidity(

@@ -18,14 +18,16 @@ final class NotificationArchive: Sendable {
   }
 
   /// Every notification of `environment`, in time order (ties by UUID).
-  func records(in environment: SimulatedEnvironment, state: SimulatorState)
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  func records(in environment: SimulatedEnvironment, state: SimulatorState) throws
     -> [NotificationRecord]
   {
-    records.withLock { cache in
+    try records.withLock { cache in
       if let known = cache[environment] { return known }
       var all: [NotificationRecord] = []
-      for (position, customer) in state.allCustomers().enumerated()
-      where state.isKnown(position, in: environment) {
+      try state.forEachCustomer { position, customer in
+        guard state.isKnown(position, in: environment) else { return }
         let timeline = NotificationTimeline(
           customer: customer, position: position, now: state.now, products: state.products)
         for (offset, var record) in timeline.records().enumerated() {
@@ -42,15 +44,16 @@ final class NotificationArchive: Sendable {
 
   /// The signed payload of a notification: its transaction and renewal information as they
   /// stood at its date, all signed at that date.
+  ///
+  /// - Parameter customer: the notification's customer as generated — a notification is signed
+  ///   once, when it is sent: a token set later must not reach back into it, whenever the
+  ///   history happens to be read.
   func payload(
-    of record: NotificationRecord, state: SimulatorState, factory: PayloadFactory,
+    of record: NotificationRecord, customer: Customer, factory: PayloadFactory,
     signed: SignedValues
   ) throws(CryptoError) -> Verified<NotificationPayload> {
     try signedPayloads.value(for: .init(id: record.uuid, version: 0)) {
       () throws(CryptoError) in
-      // A notification is signed once, when it is sent: a token set later must not reach back
-      // into it, whenever the history happens to be read.
-      let customer = state.generatedCustomer(at: record.customer)
       var data = NotificationData(
         appAppleId: factory.appAppleId, bundleId: factory.bundleId,
         bundleVersion: PayloadFactory.applicationVersion, environment: factory.environment)

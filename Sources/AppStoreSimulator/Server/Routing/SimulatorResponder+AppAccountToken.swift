@@ -23,11 +23,15 @@ extension SimulatorResponder {
       purchase.originalTransactionId == id
     else { return .error(.transactionIdIsNotOriginal) }
     guard purchase.ownership != .familyShared else { return .error(.familySharedTransaction) }
-    guard let position = state.customerPosition(owning: id) else {
-      return .error(.transactionIdNotFound)
+    do throws(WorldFileError) {
+      guard let position = try state.customerPosition(owning: id) else {
+        return .error(.transactionIdNotFound)
+      }
+      _ = try state.setAppAccountToken(token, originalTransactionId: id, customerAt: position)
+      return .empty
+    } catch {
+      return .error(.unreadableWorld(error))
     }
-    _ = state.setAppAccountToken(token, originalTransactionId: id, customerAt: position)
-    return .empty
   }
 
   /// The UUID in the request body, lower-cased.

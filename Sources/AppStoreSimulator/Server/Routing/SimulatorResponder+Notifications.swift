@@ -16,7 +16,7 @@ extension SimulatorResponder {
   /// (4000012); an end in the future means now. A `transactionId` this environment does not know
   /// has no notifications (an empty page, not an error).
   func notificationHistory(_ request: ServerRequest, in environment: SimulatedEnvironment)
-    throws(CryptoError) -> Answer
+    throws -> Answer
   {
     let query: NotificationQuery
     switch NotificationQuery.parse(request.body) {
@@ -47,12 +47,12 @@ extension SimulatorResponder {
     }
     var customer: Int?
     if let id = query.transactionId {
-      guard let position = state.customerPosition(owning: id),
+      guard let position = try state.customerPosition(owning: id),
         state.isKnown(position, in: environment)
       else { return page([], hasMore: false, token: nil) }
       customer = position
     }
-    let matching = notifications.records(in: environment, state: state).filter { record in
+    let matching = try notifications.records(in: environment, state: state).filter { record in
       (customer == nil || record.customer == customer) && bounded.matches(record)
         && start.map {
           PageCursor.Position(key: record.date.millisecondsSince1970, id: record.uuid) > $0
@@ -65,7 +65,8 @@ extension SimulatorResponder {
       items.append(
         NotificationHistoryItem(
           notification: try notifications.payload(
-            of: record, state: state, factory: factory, signed: signed),
+            of: record, customer: state.generatedCustomer(at: record.customer), factory: factory,
+            signed: signed),
           sendAttempts: NotificationArchive.sendAttempts(of: record, now: now)))
     }
     let hasMore = matching.count > pageSize

@@ -50,18 +50,16 @@ extension SimulatorResponder {
   /// `GET /inApps/v1/lookup/{orderId}`: the transaction of an order (see `OrderIdentifier`),
   /// `status: 0`; any id that is not an order of this environment's customers is `status: 1`
   /// with no transactions, not an error.
-  func orderLookup(_ orderId: String, in environment: SimulatedEnvironment) throws(CryptoError)
-    -> Answer
-  {
+  func orderLookup(_ orderId: String, in environment: SimulatedEnvironment) throws -> Answer {
     let invalid = Answer.json { writer in
       OrderLookupResponse(status: .invalid, transactions: []).write(to: &writer)
     }
     if environment == .sandbox && behaviour.sandboxOrderLookup == .invalid { return invalid }
     guard let transactionId = OrderIdentifier.transactionId(forOrderId: orderId),
-      let position = state.customerPosition(owning: transactionId),
+      let position = try state.customerPosition(owning: transactionId),
       state.isKnown(position, in: environment)
     else { return invalid }
-    let snapshot = state.snapshot(of: position)
+    let snapshot = try state.snapshot(of: position)
     guard
       let transaction = snapshot.customer.transactions.first(where: {
         $0.transactionId == transactionId

@@ -25,7 +25,8 @@ final class SimulatorResponder: Sendable {
   private let sandboxFactory: PayloadFactory
 
   init(configuration: SimulatorConfiguration) {
-    let state = SimulatorState(world: configuration.world, clock: configuration.clock)
+    let state = SimulatorState(
+      world: configuration.world, file: configuration.worldFile, clock: configuration.clock)
     self.state = state
     signed = SignedValues(chain: configuration.signingChain)
     tokens = RequestTokenVerifier(
@@ -133,7 +134,7 @@ final class SimulatorResponder: Sendable {
   private func endpointAnswer(
     _ route: SimulatorRoute, _ request: ServerRequest, in environment: SimulatedEnvironment
   ) -> Answer {
-    do throws(CryptoError) {
+    do {
       switch route {
       case .history(let id): return try history(id, request, in: environment)
       case .historyV1(let id):
@@ -146,10 +147,14 @@ final class SimulatorResponder: Sendable {
       case .notificationHistory: return try notificationHistory(request, in: environment)
       case .setAppAccountToken(let id): return setAppAccountToken(id, request, in: environment)
       }
-    } catch {
+    } catch let error as WorldFileError {
+      return .error(.unreadableWorld(error))
+    } catch let error as CryptoError {
       // Signing only fails if OpenSSL does; the client sees Apple's unknown error.
       return .error(
         APIErrorAnswer(code: 5_000_000, message: "The simulator could not sign: \(error.message)"))
+    } catch {
+      return .error(APIErrorAnswer(code: 5_000_000, message: "The simulator failed: \(error)"))
     }
   }
 
@@ -234,10 +239,14 @@ final class SimulatorResponder: Sendable {
     CustomerSnapshot, APIErrorAnswer
   > {
     guard Self.isTransactionIdShaped(id) else { return .failure(.invalidTransactionId) }
-    guard let position = state.customerPosition(owning: id),
-      state.isKnown(position, in: environment)
-    else { return .failure(.transactionIdNotFound) }
-    return .success(state.snapshot(of: position))
+    do throws(WorldFileError) {
+      guard let position = try state.customerPosition(owning: id),
+        state.isKnown(position, in: environment)
+      else { return .failure(.transactionIdNotFound) }
+      return .success(try state.snapshot(of: position))
+    } catch {
+      return .failure(.unreadableWorld(error))
+    }
   }
 
   /// Resolves the id and reads the parameters, in the configured order of precedence: the

@@ -1,12 +1,14 @@
 import Chronology
 import Synchronization
 
-/// The server's copy of the world: an index from every id to its customer, fixed at start, the
-/// customers as generated, and the customers `setAppAccountToken` has changed since.
+/// The server's copy of the world: the customers as generated — held in memory, or read back
+/// from `world.json` on demand (``WorldFile``) for a world too large to hold — an index from
+/// every id to its customer, fixed at start, and the customers `setAppAccountToken` has changed
+/// since.
 ///
 /// Every request reads one customer, so reads must not queue behind one lock: the changed
 /// customers are spread over 16 locks by position, and a customer never changed is read from the
-/// immutable array after one uncontended look in its shard.
+/// immutable array (or the file's cache) after one uncontended look in its shard.
 final class SimulatorState: Sendable {
   /// A customer the server has changed, with the modification of each changed transaction and
   /// of the renewal information of each changed subscription.
@@ -20,6 +22,12 @@ final class SimulatorState: Sendable {
     let changed = Mutex<[Int: Changed]>([:])
   }
 
+  /// Where the generated customers are.
+  private enum Generated: Sendable {
+    case memory([Customer])
+    case file(WorldFile)
+  }
+
   private static let shardCount = 16
 
   /// The App Store's clock: the instant every answer describes (the configured clock, or the
@@ -31,44 +39,60 @@ final class SimulatorState: Sendable {
   let appAppleId: Int64
   /// The catalogue, by product id.
   let products: [String: SimulatedProduct]
+  /// How many customers the world holds.
+  let customerCount: Int
   private let template: World
-  private let generated: [Customer]
-  private let index: [String: Int]
+  private let generated: Generated
+  private let index: CustomerIndex
   /// Each customer's environment, or `nil` when the App Store has forgotten them.
   private let environments: [SimulatedEnvironment?]
   private let shards: [Shard] = (0..<SimulatorState.shardCount).map { _ in Shard() }
   /// Counts the server's changes; taken before a shard's lock, never inside one.
   private let changes = Mutex<Int64>(0)
 
-  init(world: World, clock: Timestamp? = nil) {
-    let now = clock ?? world.now
+  /// Creates the state of a world held in memory, or of a world file read on demand.
+  ///
+  /// - Parameters:
+  ///   - world: the world; with `file`, only its header is used.
+  ///   - file: the world's file, when its customers are read from it rather than `world`.
+  ///   - clock: the App Store's clock, if not the world's.
+  init(world: World, file: WorldFile? = nil, clock: Timestamp? = nil) {
+    let header = file?.header ?? world
+    let now = clock ?? header.now
     self.now = now
-    bundleId = world.bundleId
-    appAppleId = world.appAppleId
+    bundleId = header.bundleId
+    appAppleId = header.appAppleId
     var products: [String: SimulatedProduct] = [:]
-    for product in world.products { products[product.id] = product }
+    for product in header.products { products[product.id] = product }
     self.products = products
-    var index: [String: Int] = [:]
-    for (position, customer) in world.customers.enumerated() {
-      index[customer.appTransactionId] = position
-      // An id that does not exist yet at the clock is unknown, as it would be to Apple.
-      for transaction in customer.transactions where transaction.purchaseDate <= now {
-        index[transaction.transactionId] = position
-        index[transaction.originalTransactionId] = position
-      }
+    if let file {
+      generated = .file(file)
+      index = file.index
+      environments = file.environments
+      customerCount = file.customerCount
+    } else {
+      var index = CustomerIndex(identifierBase: world.identifierBase)
+      for customer in world.customers { index.add(customer) }
+      self.index = index
+      generated = .memory(world.customers)
+      environments = world.customers.map { $0.isForgotten ? nil : $0.environment }
+      customerCount = world.customers.count
     }
-    self.index = index
-    environments = world.customers.map { $0.isForgotten ? nil : $0.environment }
-    generated = world.customers
-    var template = world
+    var template = header
     template.customers = []
     self.template = template
   }
 
   /// The position of the customer owning `id` (a transaction, original transaction or app
-  /// transaction id), in any environment.
-  func customerPosition(owning id: String) -> Int? {
-    index[id]
+  /// transaction id), in any environment; ids of transactions made after the clock are not
+  /// known yet.
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  func customerPosition(owning id: String) throws(WorldFileError) -> Int? {
+    guard let position = index.candidate(for: id),
+      CustomerIndex.owns(try generatedCustomer(at: position), id, at: now)
+    else { return nil }
+    return position
   }
 
   /// Whether the customer at `position` is known to `environment`: customers live in one
@@ -82,20 +106,27 @@ final class SimulatorState: Sendable {
   }
 
   /// The customer at `position`, with the server's changes.
-  func snapshot(of position: Int) -> CustomerSnapshot {
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  func snapshot(of position: Int) throws(WorldFileError) -> CustomerSnapshot {
     if let changed = shard(position).changed.withLock({ $0[position] }) {
       return CustomerSnapshot(
         customer: changed.customer, modifications: changed.modifications,
         renewalModifications: changed.renewalModifications)
     }
-    return CustomerSnapshot(customer: generated[position], modifications: [:])
+    return CustomerSnapshot(customer: try generatedCustomer(at: position), modifications: [:])
   }
 
   /// The customer at `position` as generated, before any change the server made: what every
   /// notification of the world (all dated at or before the clock) was signed from, since each
   /// change is dated after the clock.
-  func generatedCustomer(at position: Int) -> Customer {
-    generated[position]
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  func generatedCustomer(at position: Int) throws(WorldFileError) -> Customer {
+    switch generated {
+    case .memory(let customers): customers[position]
+    case .file(let file): try file.customer(at: position)
+    }
   }
 
   /// Sets the app account token of a purchase as Apple does: on its latest transaction at the
@@ -103,15 +134,17 @@ final class SimulatorState: Sendable {
   /// one, never on earlier renewals; records the change of each.
   ///
   /// - Returns: the modification.
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
   func setAppAccountToken(
     _ token: String, originalTransactionId: String, customerAt position: Int
-  ) -> Modification {
-    changes.withLock { count in
+  ) throws(WorldFileError) -> Modification {
+    // Read before any lock: a read from the file must not hold the others up.
+    let original = try generatedCustomer(at: position)
+    return changes.withLock { count in
       count += 1
       let modification = Modification(version: count, at: now.adding(milliseconds: count))
       shard(position).changed.withLock { changed in
-        var customer =
-          changed[position] ?? Changed(customer: generated[position], modifications: [:])
+        var customer = changed[position] ?? Changed(customer: original, modifications: [:])
         let purchase = customer.customer.transactions.indices.filter {
           customer.customer.transactions[$0].originalTransactionId == originalTransactionId
         }
@@ -131,21 +164,23 @@ final class SimulatorState: Sendable {
     }
   }
 
-  /// Every customer, with the server's changes.
-  func allCustomers() -> [Customer] {
-    var customers = generated
-    for shard in shards {
-      for (position, changed) in shard.changed.withLock({ $0 }) {
-        customers[position] = changed.customer
-      }
+  /// Calls `body` with every customer in turn, with the server's changes, without holding
+  /// them all.
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started, or
+  ///   what `body` throws.
+  func forEachCustomer(_ body: (Int, Customer) throws -> Void) throws {
+    for position in 0..<customerCount {
+      try body(position, try snapshot(of: position).customer)
     }
-    return customers
   }
 
-  /// The world as it is now, with the server's changes.
-  func world() -> World {
+  /// The world as it is now, with the server's changes (every customer in memory at once).
+  ///
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  func world() throws -> World {
     var world = template
-    world.customers = allCustomers()
+    try forEachCustomer { _, customer in world.customers.append(customer) }
     return world
   }
 }

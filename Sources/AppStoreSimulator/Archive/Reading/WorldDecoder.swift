@@ -31,6 +31,24 @@ public enum WorldDecoder {
     return try result.get()
   }
 
+  /// Decodes one customer, as an element of `world.json`'s `customers` array.
+  ///
+  /// - Parameter bytes: the element's bytes.
+  /// - Returns: the customer.
+  /// - Throws: ``Failure`` naming the problem.
+  static func decodeCustomer(_ bytes: UnsafeRawBufferPointer) throws(Failure) -> Customer {
+    var reader = JSONReader(bytes, maximumDepth: 32)
+    do {
+      let customer = try readCustomer(&reader)
+      try reader.finish()
+      return customer
+    } catch let failure as Failure {
+      throw failure
+    } catch {
+      throw Failure(description: "a customer in world.json is not valid: \(error)")
+    }
+  }
+
   private static func readWorld(_ reader: inout JSONReader) throws -> World {
     var world = World(seed: 0, now: Timestamp(millisecondsSince1970: 0))
     var sawVersion = false
