@@ -193,6 +193,18 @@ struct LegacyDateFormatterTests {
     #expect(LegacyDateParser.parse(LegacyDateFormatter.pacific(instant)) == instant)
   }
 
+  @Test("the GMT spelling agrees with the ISO 8601 one for instants spread over 1970–2099")
+  func agreesWithISO8601() {
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<5_000 {
+      let instant = Timestamp(
+        millisecondsSince1970: Int64.random(in: 0..<4_102_444_800_000, using: &random))
+      let iso = instant.iso8601
+      let expected = String(iso.prefix(10)) + " " + String(iso.dropFirst(11).prefix(8))
+      #expect(LegacyDateFormatter.gmt(instant) == expected + " Etc/GMT", "\(iso)")
+    }
+  }
+
   @Test("spells both forms as Apple did")
   func spelling() throws {
     let instant = try #require(Timestamp(parsing: "2024-06-15T12:00:00Z"))

@@ -55,6 +55,12 @@ public struct SimulatorConfiguration: Sendable {
   public var http: HTTPServerConfiguration
   /// How many entries the in-memory request log keeps (the oldest are dropped); 10,000.
   public var requestLogCapacity: Int
+  /// How many signed values of each kind (transactions, renewal information, app
+  /// transactions, notifications) the server keeps to answer again without signing; 16,384.
+  /// A value with its certificate chain takes about 6 KB, so the four caches hold at most
+  /// ~400 MB; a backfill reads each value once or twice in quick succession, so a larger cache
+  /// saves little.
+  public var signedValueCacheLimit: Int
   /// Called with every request's log entry as it is answered, on the connection's thread.
   public var requestLog: (@Sendable (SimulatorRequestLogEntry) -> Void)?
 
@@ -87,6 +93,7 @@ public struct SimulatorConfiguration: Sendable {
     sandboxPort = 0
     http = HTTPServerConfiguration()
     requestLogCapacity = 10_000
+    signedValueCacheLimit = 16_384
     requestLog = nil
   }
 
@@ -125,6 +132,9 @@ public struct SimulatorConfiguration: Sendable {
     }
     guard requestLogCapacity >= 0 else {
       throw SimulatorStartError("the request log capacity must be 0 or more")
+    }
+    guard signedValueCacheLimit >= 1 else {
+      throw SimulatorStartError("the signed value cache limit must be 1 or more")
     }
     do {
       try faults.validate()

@@ -10,11 +10,12 @@ final class NotificationArchive: Sendable {
   private let failureRate: Double
   private let seed: UInt64
   private let records = Mutex<[SimulatedEnvironment: [NotificationRecord]]>([:])
-  private let signedPayloads = SignedValueCache<NotificationPayload>()
+  private let signedPayloads: SignedValueCache<NotificationPayload>
 
-  init(failureRate: Double, seed: UInt64) {
+  init(failureRate: Double, seed: UInt64, cacheLimit: Int) {
     self.failureRate = failureRate
     self.seed = seed
+    signedPayloads = SignedValueCache(limit: cacheLimit)
   }
 
   /// Every notification of `environment`, in time order (ties by UUID).

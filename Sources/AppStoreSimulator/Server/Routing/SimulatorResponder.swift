@@ -28,7 +28,8 @@ final class SimulatorResponder: Sendable {
     let state = SimulatorState(
       world: configuration.world, file: configuration.worldFile, clock: configuration.clock)
     self.state = state
-    signed = SignedValues(chain: configuration.signingChain)
+    signed = SignedValues(
+      chain: configuration.signingChain, cacheLimit: configuration.signedValueCacheLimit)
     tokens = RequestTokenVerifier(
       apiKey: configuration.apiKey, bundleId: configuration.world.bundleId,
       clockSkew: configuration.tokenClockSkew)
@@ -37,7 +38,8 @@ final class SimulatorResponder: Sendable {
     recorder = SimulatorRecorder(
       capacity: configuration.requestLogCapacity, callback: configuration.requestLog)
     notifications = NotificationArchive(
-      failureRate: configuration.notificationFailureRate, seed: configuration.world.seed)
+      failureRate: configuration.notificationFailureRate, seed: configuration.world.seed,
+      cacheLimit: configuration.signedValueCacheLimit)
     pageSize = configuration.pageSize
     behaviour = configuration.behaviour
     wallClock = configuration.now

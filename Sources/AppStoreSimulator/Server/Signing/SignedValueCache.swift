@@ -60,8 +60,9 @@ package final class SignedValueCache<Payload: SignedPayload>: Sendable {
   private let shards: [Shard] = (0..<SignedValueCache.shardCount).map { _ in Shard() }
   private let shardCapacity: Int
 
-  /// The most values kept when no bound is given.
-  package static var defaultLimit: Int { 65_536 }
+  /// The most values kept when no bound is given (see
+  /// ``SimulatorConfiguration/signedValueCacheLimit``).
+  package static var defaultLimit: Int { 16_384 }
 
   /// Creates an empty cache.
   ///

@@ -6,12 +6,23 @@ import CryptoSupport
 /// one-off values (notifications, which describe past instants) directly.
 final class SignedValues: Sendable {
   let signer: JWSSigner
-  private let transactions = SignedValueCache<JWSTransaction>()
-  private let renewals = SignedValueCache<JWSRenewalInfo>()
-  private let appTransactions = SignedValueCache<AppTransaction>()
+  private let transactions: SignedValueCache<JWSTransaction>
+  private let renewals: SignedValueCache<JWSRenewalInfo>
+  private let appTransactions: SignedValueCache<AppTransaction>
 
-  init(chain: CertificateAuthorityChain) {
+  /// Creates the signer and its caches.
+  ///
+  /// - Parameters:
+  ///   - chain: the chain to sign with.
+  ///   - cacheLimit: the most values each cache keeps.
+  init(
+    chain: CertificateAuthorityChain,
+    cacheLimit: Int = SignedValueCache<JWSTransaction>.defaultLimit
+  ) {
     signer = JWSSigner(chain: chain)
+    transactions = SignedValueCache(limit: cacheLimit)
+    renewals = SignedValueCache(limit: cacheLimit)
+    appTransactions = SignedValueCache(limit: cacheLimit)
   }
 
   /// A payload signed now, without caching.
