@@ -69,13 +69,17 @@ struct CompareChunkReader {
     }
   }
 
-  /// Reads one chunk's inputs through a connection.
+  /// Reads one chunk's inputs through a connection, in one read transaction: the chunk is one
+  /// snapshot of the store, and the file is locked once per chunk rather than once for each of
+  /// the ten or so statements every account reads.
   static func read(_ accountIds: [String], from store: MigrationStore, options: CompareOptions)
     throws -> CompareChunkInputs
   {
-    CompareChunkInputs(
-      records: try accountIds.map { try store.accountRecords($0) },
-      table: try tableRows(of: accountIds, from: store, options: options))
+    try store.readTransaction {
+      CompareChunkInputs(
+        records: try accountIds.map { try store.accountRecords($0) },
+        table: try tableRows(of: accountIds, from: store, options: options))
+    }
   }
 
   /// The team table's rows of these accounts: from memory, or read from the store.

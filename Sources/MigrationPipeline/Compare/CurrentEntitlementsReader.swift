@@ -68,10 +68,10 @@ public enum CurrentEntitlementsReader {
         columns = try Columns(header: line, path: path)
         return
       }
-      let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
+      let text = CSVFields.trimmed(Substring(line), newlines: true)
       if text.isEmpty { return }
       rowsRead += 1
-      switch columns.row(fields(Substring(text))) {
+      switch columns.row(fields(text)) {
       case .success(let row): accepted.append(row)
       case .failure(let reason): rejected.append((number, reason.description))
       }
@@ -168,6 +168,8 @@ public enum CurrentEntitlementsReader {
   }
 
   private static func parseStatus(_ text: String) -> EntitlementStatus? {
+    // Most tables write the statuses as documented, in lower case: no copy to lower it.
+    if let status = EntitlementStatus(rawValue: text) { return status }
     switch text.lowercased() {
     case "entitled", "true", "1": return .active
     case "not_entitled", "false", "0": return .expired

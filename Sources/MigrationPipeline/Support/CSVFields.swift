@@ -1,38 +1,87 @@
+import Foundation
+
 /// The fields of one line of a team's CSV file (RFC 4180 quoting, surrounding spaces trimmed):
 /// shared by the readers of the entitlement table and the token mapping.
+///
+/// Lines are split over their UTF-8 bytes, not their `Character`s: the delimiters (`,` and `"`)
+/// are ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the bytes give the same
+/// fields at a fraction of the cost (walking `Character`s and trimming every field through
+/// Foundation cost about 10 µs a row, which `compare` paid for every row of a million-row table).
 enum CSVFields {
   /// Splits one line into its fields.
   ///
   /// - Parameter line: the line, without its line break.
-  /// - Returns: the fields, unquoted and trimmed.
+  /// - Returns: the fields, unquoted and trimmed of white space (as `.whitespaces` defines it).
   static func split(_ line: Substring) -> [String] {
+    var line = line
+    return line.withUTF8(split(utf8:))
+  }
+
+  private static func split(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [String] {
+    let quote = UInt8(ascii: "\"")
+    let comma = UInt8(ascii: ",")
     var fields: [String] = []
-    var current = ""
+    var current: [UInt8] = []
     var quoted = false
-    var characters = line.makeIterator()
-    var pending = characters.next()
-    while let character = pending {
-      pending = characters.next()
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      index += 1
       if quoted {
-        if character != "\"" {
-          current.append(character)
-        } else if pending == "\"" {
+        if byte != quote {
+          current.append(byte)
+        } else if index < bytes.count, bytes[index] == quote {
           // A doubled quote inside a quoted field is one quote (RFC 4180).
-          current.append("\"")
-          pending = characters.next()
+          current.append(quote)
+          index += 1
         } else {
           quoted = false
         }
-      } else if character == "\"" {
+      } else if byte == quote {
         quoted = true
-      } else if character == "," {
-        fields.append(current.trimmingCharacters(in: .whitespaces))
-        current = ""
+      } else if byte == comma {
+        fields.append(field(current))
+        current.removeAll(keepingCapacity: true)
       } else {
-        current.append(character)
+        current.append(byte)
       }
     }
-    fields.append(current.trimmingCharacters(in: .whitespaces))
+    fields.append(field(current))
     return fields
+  }
+
+  /// One field's text, trimmed.
+  private static func field(_ bytes: [UInt8]) -> String {
+    String(trimmed(Substring(String(decoding: bytes, as: UTF8.self)), newlines: false))
+  }
+
+  /// `text` without the white space at either end, exactly as Foundation's
+  /// `trimmingCharacters(in:)` with `.whitespaces` (or `.whitespacesAndNewlines`) trims it, but
+  /// cutting ASCII white space straight off the bytes and asking Foundation only when an end is
+  /// not ASCII (a no-break space, say).
+  ///
+  /// - Parameters:
+  ///   - text: the text.
+  ///   - newlines: whether line breaks count as white space too.
+  /// - Returns: the trimmed text.
+  static func trimmed(_ text: Substring, newlines: Bool) -> Substring {
+    let utf8 = text.utf8
+    func isSpace(_ byte: UInt8) -> Bool {
+      switch byte {
+      case 0x20, 0x09: true
+      case 0x0A, 0x0B, 0x0C, 0x0D: newlines
+      default: false
+      }
+    }
+    var start = utf8.startIndex
+    var end = utf8.endIndex
+    while start < end, isSpace(utf8[start]) { start = utf8.index(after: start) }
+    while start < end, isSpace(utf8[utf8.index(before: end)]) { end = utf8.index(before: end) }
+    guard start < end else { return text[start..<start] }
+    guard utf8[start] >= 0x80 || utf8[utf8.index(before: end)] >= 0x80 else {
+      return text[start..<end]
+    }
+    let set: CharacterSet = newlines ? .whitespacesAndNewlines : .whitespaces
+    return Substring(String(text[start..<end]).trimmingCharacters(in: set))
   }
 }

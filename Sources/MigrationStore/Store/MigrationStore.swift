@@ -71,6 +71,18 @@ public final class MigrationStore {
     try database.transaction(.immediate, body)
   }
 
+  /// Runs `body` in one read transaction: every statement in it reads the same snapshot of the
+  /// file, and the file's locks are taken once for all of them instead of once per statement
+  /// (in WAL mode each statement outside a transaction takes and releases a read lock of its
+  /// own — several system calls each). Inside another transaction it simply runs.
+  ///
+  /// - Parameter body: the reads.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws, or `SQLiteError`.
+  public func readTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+    try database.transaction(.deferred, body)
+  }
+
   /// Prepares the connection for a long run of large writes: checkpoints the write-ahead log
   /// every 64 MiB instead of every 4 MiB, and keeps more pages in memory.
   ///

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@testable import MigrationPipeline
+
+/// The team-table readers split lines and fields over UTF-8 bytes. These tests hold them to the
+/// straightforward `Character` and Foundation versions they replaced (written out below) on
+/// random lines mixing quotes, commas, line breaks, ASCII and non-ASCII white space and
+/// multi-byte text, cut into blocks at every kind of boundary. Kind of evidence: our code
+/// against a reference written here from the rules (RFC 4180, Foundation's trimming).
+@Suite struct CSVLineSplittingTests {
+  /// The pieces random lines are made of: each a run of Unicode scalars.
+  static let pieces = [
+    "a", "Z", "9", "u0001", "com.example.pro", ",", ",", "\"", "\"\"", " ", "  ", "\t", "\u{A0}",
+    "\u{2003}", "é", "e\u{301}", "日本", "🙂", "\u{85}", "x y",
+  ]
+
+  @Test func fieldsMatchTheCharacterByCharacterSplit() {
+    var random = SplitMix(seed: 7)
+    for _ in 0..<5_000 {
+      let line = (0..<random.next(below: 12)).map { _ in
+        Self.pieces[random.next(below: Self.pieces.count)]
+      }.joined()
+      #expect(
+        CSVFields.split(Substring(line)) == Self.referenceFields(line), "\(line.debugDescription)")
+    }
+  }
+
+  @Test func trimmingMatchesFoundation() {
+    var random = SplitMix(seed: 11)
+    let edges = [
+      " ", "\t", "\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{A0}", "\u{85}", "\u{2028}", "x", "é",
+    ]
+    for _ in 0..<5_000 {
+      let text = (0..<random.next(below: 6)).map { _ in edges[random.next(below: edges.count)] }
+        .joined()
+      for newlines in [false, true] {
+        let set: CharacterSet = newlines ? .whitespacesAndNewlines : .whitespaces
+        #expect(
+          String(CSVFields.trimmed(Substring(text), newlines: newlines))
+            == text.trimmingCharacters(in: set), "\(text.debugDescription) \(newlines)")
+      }
+    }
+  }
+
+  @Test func linesMatchTheByteByByteSplitAtEveryBlockBoundary() {
+    var random = SplitMix(seed: 3)
+    let pieces = ["a", "bc", "\n", "\r", "\r\n", "\n\r", "é", "日本", "🙂", ",", " "]
+    for _ in 0..<2_000 {
+      var bytes = Array(
+        (0..<random.next(below: 16)).map { _ in pieces[random.next(below: pieces.count)] }.joined()
+          .utf8)
+      // Now and then a byte that is not UTF-8 at all, or half of a multi-byte character.
+      if random.next(below: 4) == 0 { bytes.insert(0xFF, at: random.next(below: bytes.count + 1)) }
+      let expected = Self.referenceLines(bytes)
+      // Cut into blocks of random sizes, including empty ones.
+      var splitter = LineSplitter()
+      var lines: [String] = []
+      var offset = 0
+      while offset < bytes.count {
+        let size = min(bytes.count - offset, random.next(below: 5))
+        lines += splitter.feed(Data(bytes[offset..<offset + size]))
+        offset += size
+      }
+      if let last = splitter.finish() { lines.append(last) }
+      #expect(lines == expected, "\(bytes)")
+    }
+  }
+
+  // MARK: - The versions the byte-level code replaced
+
+  static func referenceFields(_ line: String) -> [String] {
+    var fields: [String] = []
+    var current = ""
+    var quoted = false
+    var scalars = line.unicodeScalars.makeIterator()
+    var pending = scalars.next()
+    while let scalar = pending {
+      pending = scalars.next()
+      if quoted {
+        if scalar != "\"" {
+          current.unicodeScalars.append(scalar)
+        } else if pending == "\"" {
+          current.append("\"")
+          pending = scalars.next()
+        } else {
+          quoted = false
+        }
+      } else if scalar == "\"" {
+        quoted = true
+      } else if scalar == "," {
+        fields.append(current.trimmingCharacters(in: .whitespaces))
+        current = ""
+      } else {
+        current.unicodeScalars.append(scalar)
+      }
+    }
+    fields.append(current.trimmingCharacters(in: .whitespaces))
+    return fields
+  }
+
+  static func referenceLines(_ bytes: [UInt8]) -> [String] {
+    var lines: [String] = []
+    var pending: [UInt8] = []
+    var afterCarriageReturn = false
+    for byte in bytes {
+      if afterCarriageReturn {
+        afterCarriageReturn = false
+        if byte == 0x0A { continue }
+      }
+      switch byte {
+      case 0x0A, 0x0D:
+        lines.append(String(decoding: pending, as: UTF8.self))
+        pending.removeAll()
+        afterCarriageReturn = byte == 0x0D
+      default:
+        pending.append(byte)
+      }
+    }
+    if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
+    return lines
+  }
+}
+
+/// A small seeded generator, so a failure names a case that can be run again.
+private struct SplitMix {
+  var state: UInt64
+
+  init(seed: UInt64) { state = seed }
+
+  mutating func next(below bound: Int) -> Int {
+    guard bound > 0 else { return 0 }
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(bound))
+  }
+}
