@@ -311,11 +311,10 @@ public struct MigrationRunner: Sendable {
         recordsRead: ingest.recordsRead, recordsAccepted: ingest.accepted,
         recordsQuarantined: ingest.quarantined, accounts: accounts)
     }
-    let totals = try store.legacyTotals()
-    let quarantined = totals.quarantinedByReason.values.reduce(0, +)
+    let counts = try store.legacyRecordCounts()
     return RunInputs(
-      recordsRead: totals.records + quarantined, recordsAccepted: totals.records,
-      recordsQuarantined: quarantined, accounts: accounts)
+      recordsRead: counts.accepted + counts.quarantined, recordsAccepted: counts.accepted,
+      recordsQuarantined: counts.quarantined, accounts: accounts)
   }
 
   /// `20251101T000000Z-3f9a`: the start instant, and a random suffix so two runs started in the
