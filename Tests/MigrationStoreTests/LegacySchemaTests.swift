@@ -110,6 +110,6 @@ struct LegacySchemaTests {
     }
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    #expect(MigrationStore.schemaVersion == 6)
+    #expect(MigrationStore.schemaVersion == 7)
   }
 }
