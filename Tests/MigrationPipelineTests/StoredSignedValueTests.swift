@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import CryptoSupport
+import MigrationStore
 import Testing
 
 @testable import MigrationPipeline
@@ -26,6 +27,28 @@ struct StoredSignedValueTests {
   func refuses(text: String) {
     #expect(throws: StoredSignedValue.Failure.self) {
       try StoredSignedValue.decode(text, as: JWSTransaction.self)
+    }
+  }
+
+  @Test("a value stored as header and rest decodes from the rest alone, as it would whole")
+  func decodesFromTheRest() throws {
+    let rest = "\(Self.payload).c2ln"
+    let apart = try StoredSignedValue.decode(
+      StoredSignedText(header: "h", rest: rest), as: JWSTransaction.self)
+    let whole = try StoredSignedValue.decode(
+      StoredSignedText(whole: "h.\(rest)"), as: JWSTransaction.self)
+    #expect(apart == whole)
+    #expect(apart.transactionId == "42")
+  }
+
+  @Test(
+    "a rest that is not exactly payload and signature is refused",
+    arguments: ["", "nodot", "a.b.c", "\(payload).s."]
+  )
+  func refusesRest(rest: String) {
+    #expect(throws: StoredSignedValue.Failure.self) {
+      try StoredSignedValue.decode(
+        StoredSignedText(header: "h", rest: rest), as: JWSTransaction.self)
     }
   }
 

@@ -52,9 +52,14 @@ struct SignedHeaderStorageTests {
 
       let records = try store.accountRecords("acct-1")
       let customer = try #require(records.customers.first)
-      #expect(customer.transactionJWS == values)
-      #expect(customer.statuses.first?.transactionJWS == values[0])
-      #expect(customer.statuses.first?.renewalJWS == status.renewalJWS)
+      #expect(customer.transactions.map(\.whole) == values)
+      #expect(
+        customer.transactions.map(\.header) == [
+          Self.header, Self.header, Self.otherHeader, nil, nil,
+        ])
+      #expect(customer.transactions.first?.rest == "eyJ0cmFuc2FjdGlvbklkIjoiMSJ9.c2lnbmF0dXJlLTE")
+      #expect(customer.statuses.first?.transaction.whole == values[0])
+      #expect(customer.statuses.first?.renewal?.whole == status.renewalJWS)
       try store.close()
 
       let database = try SQLiteDatabase(location: .path(directory + "/state.sqlite"))
@@ -91,7 +96,31 @@ struct SignedHeaderStorageTests {
       try database.close()
       let reopened = try MigrationStore(path: directory + "/state.sqlite", now: { 0 })
       defer { try? reopened.close() }
-      #expect(try reopened.accountRecords("acct-1").customers.first?.transactionJWS == [whole])
+      #expect(
+        try reopened.accountRecords("acct-1").customers.first?.transactions == [
+          StoredSignedText(whole: whole)
+        ])
+    }
+  }
+
+  @Test("a value naming a header the store does not hold is an error naming the account")
+  func missingHeader() throws {
+    try TemporaryDirectory.with { directory in
+      let (store, customerId) = try makeStore(at: directory)
+      try store.close()
+      let database = try SQLiteDatabase(location: .path(directory + "/state.sqlite"))
+      try database.execute("PRAGMA foreign_keys = OFF")
+      try database.run(
+        "INSERT INTO transactions (transaction_id, customer_id, jws, jws_header_id) VALUES ('9', ?, 'eyJ9.c2ln', 999)",
+        binding: customerId)
+      try database.close()
+      let reopened = try MigrationStore(path: directory + "/state.sqlite", now: { 0 })
+      defer { try? reopened.close() }
+      #expect {
+        try reopened.accountRecords("acct-1")
+      } throws: { error in
+        "\(error)".contains("acct-1") && "\(error)".contains("JWS header 999")
+      }
     }
   }
 }

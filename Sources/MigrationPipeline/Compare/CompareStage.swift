@@ -202,16 +202,15 @@ public struct CompareStage {
         key: customer.row.key, environment: customer.row.environment,
         otherAccounts: customer.otherAccounts,
         data: AppStoreCustomerData(
-          transactions: try customer.transactionJWS.map {
+          transactions: try customer.transactions.map {
             try StoredSignedValue.decode($0, as: JWSTransaction.self)
           },
           statuses: try customer.statuses.map { row in
             StatusEntry(
               group: row.subscriptionGroup, status: SubscriptionStatus(rawValue: row.status),
               originalTransactionId: row.originalTransactionId,
-              transaction: try StoredSignedValue.decode(
-                row.transactionJWS, as: JWSTransaction.self),
-              renewal: try row.renewalJWS.map {
+              transaction: try StoredSignedValue.decode(row.transaction, as: JWSTransaction.self),
+              renewal: try row.renewal.map {
                 try StoredSignedValue.decode($0, as: JWSRenewalInfo.self)
               })
           }),

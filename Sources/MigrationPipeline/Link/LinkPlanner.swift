@@ -38,7 +38,7 @@ public struct LinkPlanner {
       let customers = try records.customers.map { customer in
         TokenAuditor.Customer(
           key: customer.row.key, environment: customer.row.environment,
-          transactions: try customer.transactionJWS.map {
+          transactions: try customer.transactions.map {
             try StoredSignedValue.decode($0, as: JWSTransaction.self)
           },
           writtenTokens: customer.writtenTokens)

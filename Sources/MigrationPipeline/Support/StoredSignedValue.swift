@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import CryptoSupport
 import JSON
+import MigrationStore
 
 #if canImport(Glibc)
   import Glibc
@@ -31,6 +32,33 @@ enum StoredSignedValue {
       try text.utf8.withContiguousStorageIfAvailable(payload(of:))
       ?? Array(text.utf8).withUnsafeBufferPointer(payload(of:))
     return try Payload.decode(json: json)
+  }
+
+  /// The decoded payload of a stored signed value: from the rest alone when its header is
+  /// stored apart (the rest is `payload.signature`), else from the whole value.
+  static func decode<Payload: JSONRepresentable>(
+    _ value: StoredSignedText, as type: Payload.Type
+  ) throws -> Payload {
+    guard value.header != nil else { return try decode(value.rest, as: type) }
+    var text = value.rest
+    text.makeContiguousUTF8()
+    let json =
+      try text.utf8.withContiguousStorageIfAvailable(payloadOfRest(_:))
+      ?? Array(text.utf8).withUnsafeBufferPointer(payloadOfRest(_:))
+    return try Payload.decode(json: json)
+  }
+
+  /// The base64url-decoded first part of `payload.signature`: exactly one dot.
+  private static func payloadOfRest(_ rest: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
+    let dot = Int32(UInt8(ascii: "."))
+    guard let base = rest.baseAddress, let found = memchr(base, dot, rest.count) else {
+      throw Failure(description: "a stored signed value is not a compact JWS")
+    }
+    let end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    guard memchr(base + end + 1, dot, rest.count - end - 1) == nil else {
+      throw Failure(description: "a stored signed value is not a compact JWS")
+    }
+    return try Base64URL.decode(utf8: UnsafeBufferPointer(rebasing: rest[0..<end]))
   }
 
   /// The base64url-decoded middle part of a compact JWS: exactly two dots, header and

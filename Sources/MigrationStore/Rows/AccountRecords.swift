@@ -32,16 +32,30 @@ public struct AccountRecords: Sendable {
     public var outcome: SeedOutcomeRow?
   }
 
+  /// One subscription's status as Apple signed it.
+  public struct Status: Sendable {
+    /// The subscription's original transaction id.
+    public var originalTransactionId: String
+    /// Its subscription group.
+    public var subscriptionGroup: String
+    /// The status code Apple sent (1–5, or another value).
+    public var status: Int64
+    /// The latest transaction's signed value.
+    public var transaction: StoredSignedText
+    /// The renewal information's signed value, when Apple sent one.
+    public var renewal: StoredSignedText?
+  }
+
   /// One customer with its signed data.
   public struct Customer: Sendable {
     /// The customer.
     public var row: CustomerRow
     /// Other accounts linked to the same customer.
     public var otherAccounts: [String]
-    /// Every transaction's JWS.
-    public var transactionJWS: [String]
-    /// Every status.
-    public var statuses: [StatusRow]
+    /// Every transaction's signed value, by transaction id.
+    public var transactions: [StoredSignedText]
+    /// Every subscription's status, by original transaction id.
+    public var statuses: [Status]
     /// Tokens `link` set on its purchases since it was last fetched, by original transaction
     /// id.
     public var writtenTokens: [String: String] = [:]

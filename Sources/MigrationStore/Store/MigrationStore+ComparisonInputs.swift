@@ -93,6 +93,25 @@ extension MigrationStore {
       customerIds.append(try $0.int64(at: 0))
     }
     var customers: [AccountRecords.Customer] = []
+    // The header texts this account's values name, each read once and shared by its values.
+    var headers: [Int64: String] = [:]
+    func signedText(headerId: Int64?, rest: String) throws -> StoredSignedText {
+      guard let headerId else { return StoredSignedText(whole: rest) }
+      if let header = headers[headerId] { return StoredSignedText(header: header, rest: rest) }
+      guard
+        let header = try database.firstRow(
+          "SELECT header FROM jws_headers WHERE id = ?", binding: headerId,
+          decode: { try $0.string(at: 0) })
+      else {
+        throw SQLiteError(
+          code: .corrupt,
+          message:
+            "a stored signed value of account \(accountId) names JWS header \(headerId), which the store does not hold",
+          sql: "SELECT header FROM jws_headers WHERE id = ?", databasePath: path)
+      }
+      headers[headerId] = header
+      return StoredSignedText(header: header, rest: rest)
+    }
     for id in customerIds {
       guard let row = try customer(id: id) else { continue }
       var others: [String] = []
@@ -100,41 +119,45 @@ extension MigrationStore {
         "SELECT account_id FROM account_customers WHERE customer_id = ? AND account_id <> ? ORDER BY account_id",
         binding: id, accountId
       ) { others.append(try $0.string(at: 0)) }
-      var transactions: [String] = []
+      var transactions: [StoredSignedText] = []
       try database.forEachRow(
         Self.transactionsOfCustomer, binding: id
       ) {
-        transactions.append(try $0.string(at: 0))
+        transactions.append(
+          try signedText(headerId: try $0.optionalInt64(at: 0), rest: try $0.string(at: 1)))
       }
-      var statuses: [StatusRow] = []
+      var statuses: [AccountRecords.Status] = []
       try database.forEachRow(
         Self.statusesOfCustomer, binding: id
       ) { status in
-        var entry = StatusRow(
-          originalTransactionId: try status.string(at: 0),
-          subscriptionGroup: try status.string(at: 1),
-          status: try status.int64(at: 2), transactionJWS: try status.string(at: 3))
-        entry.renewalJWS = try status.optionalString(at: 4)
-        statuses.append(entry)
+        statuses.append(
+          AccountRecords.Status(
+            originalTransactionId: try status.string(at: 0),
+            subscriptionGroup: try status.string(at: 1),
+            status: try status.int64(at: 2),
+            transaction: try signedText(
+              headerId: try status.optionalInt64(at: 3), rest: try status.string(at: 4)),
+            renewal: try status.optionalString(at: 6).map {
+              try signedText(headerId: try status.optionalInt64(at: 5), rest: $0)
+            }))
       }
       customers.append(
         AccountRecords.Customer(
-          row: row, otherAccounts: others, transactionJWS: transactions, statuses: statuses,
+          row: row, otherAccounts: others, transactions: transactions, statuses: statuses,
           writtenTokens: try writtenTokens(customerId: id)))
     }
     return AccountRecords(
       accountId: accountId, records: records, seeds: seeds, customers: customers)
   }
 
-  /// A customer's signed transactions, whole, by transaction id.
+  /// A customer's signed transactions, by transaction id: header id and the rest (see
+  /// ``StoredSignedText``).
   private static let transactionsOfCustomer =
-    "SELECT \(wholeSignedValue("jws", headerId: "jws_header_id")) FROM transactions "
-    + "WHERE customer_id = ? ORDER BY transaction_id"
+    "SELECT jws_header_id, jws FROM transactions WHERE customer_id = ? ORDER BY transaction_id"
 
-  /// A customer's statuses with their signed values whole, by subscription.
+  /// A customer's statuses with their signed values' header ids and rests, by subscription.
   private static let statusesOfCustomer =
-    "SELECT original_transaction_id, subscription_group, status, "
-    + "\(wholeSignedValue("transaction_jws", headerId: "transaction_jws_header_id")), "
-    + "\(wholeSignedValue("renewal_jws", headerId: "renewal_jws_header_id")) "
+    "SELECT original_transaction_id, subscription_group, status, transaction_jws_header_id, "
+    + "transaction_jws, renewal_jws_header_id, renewal_jws "
     + "FROM subscription_statuses WHERE customer_id = ? ORDER BY original_transaction_id"
 }
