@@ -100,14 +100,14 @@ extension MigrationStore {
       if let header = headers[headerId] { return StoredSignedText(header: header, rest: rest) }
       guard
         let header = try database.firstRow(
-          "SELECT header FROM jws_headers WHERE id = ?", binding: headerId,
+          Self.headerText, binding: headerId,
           decode: { try $0.string(at: 0) })
       else {
         throw SQLiteError(
           code: .corrupt,
           message:
             "a stored signed value of account \(accountId) names JWS header \(headerId), which the store does not hold",
-          sql: "SELECT header FROM jws_headers WHERE id = ?", databasePath: path)
+          sql: Self.headerText, databasePath: path)
       }
       headers[headerId] = header
       return StoredSignedText(header: header, rest: rest)
@@ -149,6 +149,9 @@ extension MigrationStore {
     return AccountRecords(
       accountId: accountId, records: records, seeds: seeds, customers: customers)
   }
+
+  /// The text of one stored JWS header.
+  private static let headerText = "SELECT header FROM jws_headers WHERE id = ?"
 
   /// A customer's signed transactions, by transaction id: header id and the rest (see
   /// ``StoredSignedText``).
