@@ -122,7 +122,9 @@ struct InspectionTests {
     #expect(try SignedValueInspector.readInput(" a.b.c \n", standardInput: { [] }) == "a.b.c")
     #expect(
       try SignedValueInspector.readInput("-", standardInput: { Array("x.y.z\n".utf8) }) == "x.y.z")
-    let path = try temporaryDirectory() + "/value.jws"
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory + "/value.jws"
     try writeFile(Array("f.g.h\n".utf8), to: path)
     #expect(try SignedValueInspector.readInput(path, standardInput: { [] }) == "f.g.h")
     #expect(throws: ConfigurationError.self) {
@@ -147,7 +149,8 @@ struct InspectionTests {
 
   @Test("lookup settings load the key, roots, app id, environment and URL overrides")
   func settingsComplete() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try TestChain.standard.write(toDirectory: directory)
     var variables = [
       "ASC_ISSUER_ID": "issuer", "ASC_KEY_ID": "KEY", "APP_BUNDLE_ID": TestChain.bundleId,

@@ -346,7 +346,8 @@ struct SignedDataVerifierTests {
 
   @Test("trusted roots load from PEM and DER files")
   func loadRoots() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try chain.write(toDirectory: directory)
     let der = directory + "/root.cer"
     try writeFile(chain.root.certificate.derRepresentation, to: der)

@@ -141,13 +141,6 @@ func decodeSegment(_ segment: Substring) throws -> [String: Any] {
   return try #require(object as? [String: Any])
 }
 
-/// A new, empty directory for one test.
-func temporaryDirectory() throws -> String {
-  let path = NSTemporaryDirectory() + "AppStoreServerAPITests-" + UUID().uuidString
-  try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  return path
-}
-
 /// Writes bytes to a file.
 func writeFile(_ bytes: [UInt8], to path: String) throws {
   try Data(bytes).write(to: URL(fileURLWithPath: path))

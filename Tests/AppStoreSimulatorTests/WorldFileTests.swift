@@ -20,8 +20,8 @@ struct WorldFileTests {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "world-file-\(UUID().uuidString).json"
     ).path
-    try Data(WorldEncoder.encode(world)).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(WorldEncoder.encode(world)).write(to: URL(fileURLWithPath: path))
     // Opened before the file is removed: the server keeps reading an open file.
     return try WorldFile(path: path, blockSize: blockSize)
   }

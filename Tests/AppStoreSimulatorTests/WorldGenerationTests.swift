@@ -33,8 +33,8 @@ struct WorldGenerationTests {
   /// signatures are randomised (OpenSSL 3.0 has no deterministic ECDSA), so two generations sign
   /// the same payload with different signature bytes, while what they sign must be identical.
   func directoryContents(_ world: World) throws -> [String: Data] {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "world-\(UUID().uuidString)")
+    let directory = try TemporaryDirectory.make(prefix: "world")
+    defer { TemporaryDirectory.remove(directory) }
     try GeneratedArchive(world: world).write(to: directory.path)
     return try directoryContents(of: directory)
   }

@@ -17,10 +17,8 @@ struct WorldPartsTests {
     let whole = try WorldGenerationTests().directoryContents(
       generator.generate(accounts: 1_200, seed: 21))
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "parts-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try TemporaryDirectory.make(prefix: "parts")
+    defer { TemporaryDirectory.remove(directory) }
     let writer = try ArchiveWriter(directory: directory.path)
     var sizes: [Int] = []
     try generator.generate(accounts: 1_200, seed: 21, inPartsOf: 97) { part in
@@ -51,9 +49,8 @@ struct WorldPartsTests {
 
   @Test("a writer never finished leaves the folder's earlier files as they were")
   func unfinishedWriterKeepsOldFiles() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "unfinished-\(UUID().uuidString)")
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory.make(prefix: "unfinished")
+    defer { TemporaryDirectory.remove(directory) }
     let world = WorldGenerator().generate(accounts: 40, seed: 3)
     try GeneratedArchive(world: world).write(to: directory.path)
     let before = try Data(contentsOf: directory.appendingPathComponent("world.json"))

@@ -16,6 +16,7 @@ struct CompletionScriptTests {
   static func complete(_ words: [String], script: String) throws -> [String] {
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "completion-\(UUID().uuidString).bash")
+    defer { try? FileManager.default.removeItem(at: file) }
     try Data(script.utf8).write(to: file)
     let quoted = words.map { "'\($0)'" }.joined(separator: " ")
     let process = Process()

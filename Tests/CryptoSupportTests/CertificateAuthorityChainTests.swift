@@ -59,7 +59,8 @@ struct CertificateAuthorityChainTests {
   @Test("writes PEM files with private keys readable only by the owner, and reloads them")
   func writeAndLoad() throws {
     let chain = try CertificateAuthorityChain.generate(specification)
-    let directory = try Fixture.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try chain.write(toDirectory: directory)
     let names = CertificateAuthorityChain.fileNames
     for name in [names.rootKey, names.intermediateKey, names.leafKey] {
@@ -96,7 +97,8 @@ struct CertificateAuthorityChainTests {
 
   @Test("loading names the missing file; writing names the missing directory")
   func fileErrors() throws {
-    let directory = try Fixture.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let missing = try #require(throws: CryptoError.self) {
       try CertificateAuthorityChain.load(fromDirectory: directory)
     }

@@ -20,13 +20,6 @@ enum Fixture {
     String(decoding: try bytes(name), as: UTF8.self)
   }
 
-  /// A new, empty directory for one test.
-  static func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "CryptoSupportTests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
   /// Fixed instants, so that no test depends on the wall clock.
   enum Instant {
     static let day: Int64 = 86_400_000

@@ -70,7 +70,9 @@ struct P256PrivateKeyLoadingTests {
 
   @Test("a missing file is named with the system's reason")
   func missingFile() throws {
-    let path = try Fixture.temporaryDirectory() + "/AuthKey_ABC123.p8"
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory + "/AuthKey_ABC123.p8"
     let error = try #require(throws: CryptoError.self) {
       try P256PrivateKey(contentsOfFile: path)
     }
@@ -82,7 +84,8 @@ struct P256PrivateKeyLoadingTests {
 
   @Test("a directory is not a key file")
   func directory() throws {
-    let path = try Fixture.temporaryDirectory()
+    let path = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(path) }
     let error = try #require(throws: CryptoError.self) {
       try P256PrivateKey(contentsOfFile: path)
     }
@@ -93,7 +96,9 @@ struct P256PrivateKeyLoadingTests {
   // root reads a file whatever its mode, so this can only be checked as another user.
   @Test("an unreadable file names the permission problem", .enabled(if: getuid() != 0))
   func unreadableFile() throws {
-    let path = try Fixture.temporaryDirectory() + "/key.p8"
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory + "/key.p8"
     try Fixture.text("p256-pkcs8.pem").write(toFile: path, atomically: false, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
     let error = try #require(throws: CryptoError.self) {

@@ -29,6 +29,7 @@ struct AccuracyTests {
 
   private func expectExactCategories(world: String, catalogue: Bool = true) async throws {
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))

@@ -15,6 +15,7 @@ struct AppTransactionBackfillTests {
   func appTransactions() async throws {
     let world = try EndToEnd.world(seed: 23, accounts: 40)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))

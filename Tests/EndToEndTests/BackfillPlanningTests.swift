@@ -19,6 +19,7 @@ struct BackfillPlanningTests {
   func laterAccounts() async throws {
     let world = try EndToEnd.world(seed: 26, accounts: 80)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
@@ -51,6 +52,7 @@ struct BackfillPlanningTests {
     let sandboxOnly = expected.filter { $0.value.category == "sandbox_only" }.map(\.key)
     try #require(!sandboxOnly.isEmpty, "the world must hold sandbox-only accounts")
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))

@@ -7,23 +7,32 @@ import Testing
 /// the current one (own-code evidence: both sides are this project's).
 @Suite("End to end: compare reads ahead")
 struct CompareReadAheadTests {
-  /// A store file that a whole run over a 60-account world filled, and the run.
-  static func migratedStore() async throws -> (MigrationStore, MigrationOutcome) {
+  /// A store file that a whole run over a 60-account world filled, the run, and the directory
+  /// that holds them: the caller closes the store, then removes the directory.
+  static func migratedStore() async throws -> (MigrationStore, MigrationOutcome, URL) {
     let world = try EndToEnd.world(seed: 25, accounts: 60)
     let scratch = try EndToEnd.scratch()
-    let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
-    let appStore = try EndToEnd.AppStore(world: world)
-    defer { appStore.stop() }
-    let result = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
-      .run()
-    let store = try MigrationStore(
-      path: scratch.appendingPathComponent("store.sqlite").path, now: { 0 })
-    return (store, result)
+    do {
+      let options = try EndToEnd.options(
+        world: world, reports: scratch.appendingPathComponent("r"))
+      let appStore = try EndToEnd.AppStore(world: world)
+      defer { appStore.stop() }
+      let result = try await EndToEnd.runner(
+        scratch: scratch, appStore: appStore, options: options
+      ).run()
+      let store = try MigrationStore(
+        path: scratch.appendingPathComponent("store.sqlite").path, now: { 0 })
+      return (store, result, scratch)
+    } catch {
+      TemporaryDirectory.remove(scratch)
+      throw error
+    }
   }
 
   @Test("many small chunks read ahead classify every account as one serial read does")
   func sameAsSerial() async throws {
-    let (store, result) = try await Self.migratedStore()
+    let (store, result, scratch) = try await Self.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
     let compareOptions = CompareOptions(
       asOf: result.run.summary.asOf,
@@ -45,7 +54,8 @@ struct CompareReadAheadTests {
   @Test("a chunk that fails stops the read-ahead, and the store is usable afterwards")
   func failureStops() async throws {
     struct Stop: Error {}
-    let (store, result) = try await Self.migratedStore()
+    let (store, result, scratch) = try await Self.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
     let stage = CompareStage(
       store: store, options: CompareOptions(asOf: result.run.summary.asOf),

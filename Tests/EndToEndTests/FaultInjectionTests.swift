@@ -15,6 +15,7 @@ struct FaultInjectionTests {
     let world = try EndToEnd.world(seed: 23, accounts: 150)
     let expected = try EndToEnd.expected(world: world)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     let plan = try FaultPlan.parse(
       faults:
@@ -81,6 +82,7 @@ struct FaultInjectionTests {
     let world = try EndToEnd.world(seed: 41, accounts: 40)
     let expected = try EndToEnd.expected(world: world)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     let plan = try FaultPlan.parse(faults: "\(kind.rawValue)=0.2", latency: nil)
     let faulty = try EndToEnd.AppStore(world: world) {
@@ -115,6 +117,7 @@ struct FaultInjectionTests {
   func reasonsSurviveReruns() async throws {
     let world = try EndToEnd.world(seed: 29, accounts: 80)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     let plan = try FaultPlan.parse(faults: "bad-signature=0.15,malformed=0.05", latency: nil)
     for night in 0..<3 {
@@ -144,6 +147,7 @@ struct FaultInjectionTests {
   func rateLimitStorm() async throws {
     let world = try EndToEnd.world(seed: 24, accounts: 40)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world) {
       $0.rateLimits = SimulatorRateLimits(
         production: [.transactionHistory: 4, .subscriptionStatuses: 4], sandboxShare: 1)

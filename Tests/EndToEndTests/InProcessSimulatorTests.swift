@@ -24,6 +24,7 @@ struct InProcessSimulatorTests {
     let client = try AppStoreServerAPIClient(
       configuration: configuration, transport: transport, notice: { _ in })
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let outcome = try await MigrationRunner(
       storePath: scratch.appendingPathComponent("store.sqlite").path,
       appStore: ConnectedAppStore(

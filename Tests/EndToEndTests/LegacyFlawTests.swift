@@ -33,6 +33,7 @@ struct LegacyFlawTests {
     }
 
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     let outcome = try await EndToEnd.runner(

@@ -94,6 +94,7 @@ struct NightlyAuditTests {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     let worldValue = try SimulatorSetup.prepare(worldDirectory: world).world
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     var previous: Night?
     var lastFetched: [String: Timestamp] = [:]
@@ -221,6 +222,7 @@ struct NightlyAuditTests {
   func budget() async throws {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     for number in [0, 2, 3] {
       let night = try Self.night(number, world: world, scratch: scratch)
@@ -293,6 +295,8 @@ struct NightlyAuditTests {
   func interrupted(afterRequests count: Int) async throws {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     var stores: [URL] = []
+    // Both stores are compared after the loop, so both are removed when the test ends.
+    defer { stores.forEach(TemporaryDirectory.remove) }
     var outcomes: [MigrationOutcome] = []
     var requests: [Int] = []
     for interrupt in [false, true] {
@@ -343,6 +347,7 @@ struct NightlyAuditTests {
   func expiredToken() async throws {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let first = try Self.night(0, world: world, scratch: scratch)
     let initial = try EndToEnd.AppStore(world: world, clock: first.clock)
     _ = try await EndToEnd.runner(
@@ -387,6 +392,7 @@ struct NightlyAuditTests {
   func refusedRevision() async throws {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     let first = try Self.night(0, world: world, scratch: scratch)
     let initial = try EndToEnd.AppStore(world: world, clock: first.clock)

@@ -22,6 +22,7 @@ struct PipelineGoldenTests {
   func report(auditsTokens: Bool) async throws {
     let world = try EndToEnd.world(seed: 3, accounts: 16)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(
       world: world, description: "simulated App Store (seed 3, 16 accounts)")
     defer { appStore.stop() }

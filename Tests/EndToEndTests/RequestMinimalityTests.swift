@@ -16,6 +16,7 @@ struct RequestMinimalityTests {
   func minimal() async throws {
     let world = try EndToEnd.world(seed: 21, accounts: 200)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let appStore = try EndToEnd.AppStore(world: world)
     defer { appStore.stop() }
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))

@@ -35,6 +35,7 @@ struct ResumeTests {
 
     // The reference: one uninterrupted run.
     let reference = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(reference) }
     let referenceStore = try EndToEnd.AppStore(world: world)
     let expected = try await EndToEnd.runner(
       scratch: reference, appStore: referenceStore,
@@ -47,6 +48,7 @@ struct ResumeTests {
 
     // The same run, cancelled when the simulator has answered `count` requests.
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let interrupter = Interrupter(after: count)
     let appStore = try EndToEnd.AppStore(world: world) { configuration in
       configuration.requestLog = { _ in interrupter.answered() }

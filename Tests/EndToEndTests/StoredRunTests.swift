@@ -12,6 +12,7 @@ struct StoredRunTests {
   func recompute() async throws {
     let world = try EndToEnd.world(seed: 25, accounts: 60)
     let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     // Every status answer carries a bad signature: each customer's history is stored, but

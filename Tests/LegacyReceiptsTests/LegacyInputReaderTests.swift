@@ -50,7 +50,8 @@ struct LegacyInputReaderTests {
 
   @Test("quarantines every kind of bad input with its position and reason, and goes on")
   func badInputs() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let valid = #"{"account_id": "a1", "response": {"status": 0, "receipt": {"in_app": []}}}"#
     let lines: [String] = [
       valid,
@@ -111,7 +112,8 @@ struct LegacyInputReaderTests {
 
   @Test("a 100 MB line is quarantined without holding it, and the next line is still read")
   func hugeLine() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let path = directory.appendingPathComponent("huge.ndjson")
     _ = FileManager.default.createFile(atPath: path.path, contents: nil)
     let handle = try FileHandle(forWritingTo: path)
@@ -136,7 +138,8 @@ struct LegacyInputReaderTests {
 
   @Test("reads lines across buffer boundaries, with CRLF and without a final newline")
   func lineBoundaries() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let path = directory.appendingPathComponent("lines.ndjson")
     var text = ""
     for index in 0..<2000 {
@@ -155,7 +158,8 @@ struct LegacyInputReaderTests {
 
   @Test("reads seed CSV files by header name, and names spreadsheet damage")
   func csvSeeds() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let csv = """
       Environment,Original_Transaction_ID,account_id,note
       Sandbox,1000000000000001,acct-1,first
@@ -184,7 +188,8 @@ struct LegacyInputReaderTests {
 
   @Test("quoted line breaks, byte-order marks and damaged ids are read as their writers meant")
   func misreadInputs() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     // RFC 4180: a quoted field may hold a line break; the row goes on, and no account is
     // made of its second half.
     let csv =
@@ -223,7 +228,8 @@ struct LegacyInputReaderTests {
 
   @Test("a forced format overrides extensions")
   func forcedFormat() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let path = directory.appendingPathComponent("export.txt")
     try Data(#"{"account_id": "x", "response": {"status": 0}}"#.utf8).write(to: path)
     let collected = try Collected([path.path], options: .init(forcedFormat: .ndjson))

@@ -27,14 +27,6 @@ let legacyDirectory: URL = URL(fileURLWithPath: #filePath)
 /// 2024-06-15T12:00:00Z, the `request_date` of the hand-made sample.
 let sampleRequestDate = Timestamp(millisecondsSince1970: 1_718_452_800_000)
 
-/// A fresh temporary directory for one test.
-func temporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "receipt-migrate-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// Milliseconds for a day count, for building timelines.
 func days(_ count: Int64) -> Int64 { count * Timestamp.millisecondsPerDay }
 

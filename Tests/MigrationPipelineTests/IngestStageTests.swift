@@ -42,7 +42,8 @@ struct IngestStageTests {
 
   @Test("counts reconcile with bad input, and quarantine is stored once however often it is read")
   func badInput() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let file = directory.appendingPathComponent("mixed.ndjson")
     try Data(
       """
@@ -70,7 +71,8 @@ struct IngestStageTests {
 
   @Test("a changed response for an account is stored as a new version and becomes its latest")
   func newVersion() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let file = directory.appendingPathComponent("a.ndjson")
     func response(expires: Int64, captured: Int64) -> String {
       #"{"account_id": "a", "response": {"status": 0, "receipt": {"request_date_ms": "\#(captured)", "in_app": []}, "latest_receipt_info": [{"transaction_id": "\#(expires)", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "\#(expires - 86_400_000 * 30)", "expires_date_ms": "\#(expires)"}]}}"#

@@ -16,7 +16,8 @@ struct RunConfigurationTests {
 
   @Test("no credentials anywhere means the embedded simulator")
   func embeddedDefault() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let choice = try ToolConfiguration.resolve(
       file: nil, environment: ["HOME": directory.path, "APP_STORE_ENVIRONMENT": "sandbox"])
     guard case .embeddedSimulator = choice else {
@@ -41,7 +42,8 @@ struct RunConfigurationTests {
 
   @Test("the configuration file: members map to variables; unknown members and bad JSON refused")
   func configurationFile() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let file = directory.appendingPathComponent("config.json")
     try Data(#"{"issuer_id": "abc", "root_certificates": ["a.pem", "b.pem"]}"#.utf8).write(to: file)
     #expect(ToolConfiguration.credentialsConfigured(file: file.path, environment: [:]))
@@ -65,7 +67,8 @@ struct RunConfigurationTests {
 
   @Test("file paths are relative to the configuration file, ~ is home, errors name the member")
   func configurationPaths() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let file = directory.appendingPathComponent("config.json")
     try Data(
       #"{"issuer_id": "abc", "key_id": "K", "bundle_id": "b", "private_key_path": "keys/missing.p8"}"#
@@ -128,7 +131,8 @@ struct RunConfigurationTests {
 
   @Test("the team table: columns by name, CRLF, quotes, aliases, and rejected rows by line")
   func teamTable() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let file = directory.appendingPathComponent("table.csv")
     let text = [
       "status,expires_at,product_id,account_id",
@@ -158,7 +162,8 @@ struct RunConfigurationTests {
 
   @Test("the redaction salt is made once, owner-only, and then read back unchanged")
   func redactionSalt() throws {
-    let directory = try temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     let path = RedactionSaltFile.path(forStore: directory.appendingPathComponent("s.sqlite").path)
     let first = try RedactionSaltFile.loadOrCreate(at: path)
     #expect(first.utf8.count == 64)

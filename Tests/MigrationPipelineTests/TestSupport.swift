@@ -8,14 +8,6 @@ let legacyDirectory = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   .appendingPathComponent("Legacy")
 
-/// A fresh temporary directory.
-func temporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "pipeline-tests-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  return url
-}
-
 /// A clock that starts at a fixed instant and moves one millisecond per reading.
 final class SteppingClock: Sendable {
   private let current: Mutex<Int64>

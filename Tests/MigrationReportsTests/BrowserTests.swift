@@ -14,11 +14,14 @@ import Testing
     "no Chromium found (chromium, chromium-browser, google-chrome or $CHROMIUM): the browser check of report.html was skipped"
   ))
 struct BrowserTests {
-  private static func writeReport() throws -> URL {
-    let directory = try TestFiles.temporaryDirectory()
+  /// Writes the sample report into a new temporary directory, calls `body` with its
+  /// report.html, and removes the directory afterwards.
+  private static func withReport<Result>(_ body: (URL) throws -> Result) throws -> Result {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try ReportWriter.write(
       summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons, to: directory)
-    return URL(fileURLWithPath: directory + "/report.html")
+    return try body(URL(fileURLWithPath: directory + "/report.html"))
   }
 
   /// The opening tags of the account rows, `hidden=""` included when the filter hid one.
@@ -40,7 +43,7 @@ struct BrowserTests {
 
   @Test("the charts are drawn, every account has a row, and the script ran cleanly")
   func rendersFully() throws {
-    let dom = try Chromium.dumpDOM(of: try Self.writeReport())
+    let dom = try Self.withReport { try Chromium.dumpDOM(of: $0) }
     #expect(Self.attribute("data-ready", ofBodyIn: dom) == "true")
     #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
     #expect(Self.attribute("data-pwned", ofBodyIn: dom) == nil, "a hostile account id ran as code")
@@ -94,9 +97,10 @@ struct BrowserTests {
       ("q=refunded", 3),
     ])
   func filters(fragment: String, visible: Int) throws {
-    let page = try Self.writeReport()
-    let url = try #require(URL(string: page.absoluteString + "#" + fragment))
-    let dom = try Chromium.dumpDOM(of: url)
+    let dom = try Self.withReport { page in
+      let url = try #require(URL(string: page.absoluteString + "#" + fragment))
+      return try Chromium.dumpDOM(of: url)
+    }
     #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
     let rows = Self.accountRows(dom)
     #expect(rows.count == SampleWorld.comparisons.count)
@@ -107,9 +111,10 @@ struct BrowserTests {
 
   @Test("a sort in the fragment orders the rows and marks the column")
   func sorting() throws {
-    let page = try Self.writeReport()
-    let url = try #require(URL(string: page.absoluteString + "#category=&sort=account-desc"))
-    let dom = try Chromium.dumpDOM(of: url)
+    let dom = try Self.withReport { page in
+      let url = try #require(URL(string: page.absoluteString + "#category=&sort=account-desc"))
+      return try Chromium.dumpDOM(of: url)
+    }
     #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
     #expect(Self.attribute("data-sorted", ofBodyIn: dom) == "account desc")
     let ids = dom.components(separatedBy: "<td class=\"id\">").dropFirst().map {
@@ -121,7 +126,7 @@ struct BrowserTests {
 
   @Test("at a phone's width (390 px) nothing makes the page wider than the window")
   func phoneWidth() throws {
-    let dom = try Chromium.dumpDOM(of: try Self.writeReport(), width: 390)
+    let dom = try Self.withReport { try Chromium.dumpDOM(of: $0, width: 390) }
     #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
     #expect(Self.attribute("data-overflow", ofBodyIn: dom) == "false")
   }

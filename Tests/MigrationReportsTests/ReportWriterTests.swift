@@ -7,7 +7,8 @@ import Testing
 struct ReportWriterTests {
   @Test("writeRun writes five files into Reports/<run id> and points latest at it")
   func writeRun() throws {
-    let root = try TestFiles.temporaryDirectory()
+    let root = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(root) }
     let reports = root + "/Reports"
     let directory = try ReportWriter.writeRun(
       summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
@@ -31,7 +32,8 @@ struct ReportWriterTests {
 
   @Test("half-written files and links a killed writer left are removed by the next run")
   func leftovers() throws {
-    let root = try TestFiles.temporaryDirectory()
+    let root = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(root) }
     let reports = root + "/Reports"
     let old = reports + "/20260101T000000Z-dead"
     try FileManager.default.createDirectory(atPath: old, withIntermediateDirectories: true)
@@ -51,7 +53,8 @@ struct ReportWriterTests {
 
   @Test("a later run replaces the latest link, and rewriting a run replaces its files")
   func latestReplaced() throws {
-    let reports = try TestFiles.temporaryDirectory()
+    let reports = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(reports) }
     try ReportWriter.writeRun(
       summary: SampleWorld.simulatedSummary, comparisons: SampleWorld.comparisons,
       reportsDirectory: reports)
@@ -75,7 +78,8 @@ struct ReportWriterTests {
 
   @Test("a latest that is not a link is left alone, with an error that says what to do")
   func latestNotALink() throws {
-    let reports = try TestFiles.temporaryDirectory()
+    let reports = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(reports) }
     try FileManager.default.createDirectory(
       atPath: reports + "/latest", withIntermediateDirectories: true)
     do {
@@ -102,7 +106,8 @@ struct ReportWriterTests {
     #expect(throws: ReportError.self) { try ReportWriter.validateRunId(runId) }
     var summary = SampleWorld.simulatedSummary
     summary.runId = runId
-    let reports = try TestFiles.temporaryDirectory()
+    let reports = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(reports) }
     #expect(throws: ReportError.self) {
       try ReportWriter.writeRun(summary: summary, comparisons: [], reportsDirectory: reports)
     }
@@ -117,7 +122,8 @@ struct ReportWriterTests {
 
   @Test("a folder that cannot be created is reported with its path")
   func unwritable() throws {
-    let root = try TestFiles.temporaryDirectory()
+    let root = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(root) }
     try Data("a file".utf8).write(to: URL(fileURLWithPath: root + "/occupied"))
     do {
       try ReportWriter.write(

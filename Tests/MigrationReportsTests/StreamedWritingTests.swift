@@ -12,7 +12,8 @@ struct StreamedWritingTests {
   @Test("files of several blocks are written byte for byte as rendered")
   func severalBlocks() throws {
     let comparisons = ScaleTests.comparisons(count: 6_000)
-    let directory = try TestFiles.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try ReportWriter.write(
       summary: SampleWorld.simulatedSummary, comparisons: comparisons, to: directory)
     let rendered = ReportWriter.render(
@@ -28,7 +29,8 @@ struct StreamedWritingTests {
 
   @Test("a file that cannot be written leaves nothing behind and names the file")
   func unwritable() throws {
-    let directory = try TestFiles.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     // /dev/full accepts the open and fails every write with ENOSPC.
     let path = directory + "/report.html"
     try FileManager.default.createSymbolicLink(
@@ -47,7 +49,8 @@ struct StreamedWritingTests {
   func chunkedSource() throws {
     let comparisons = ScaleTests.comparisons(count: 3_000)
     let source = CountingSource(comparisons)
-    let directory = try TestFiles.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     try ReportWriter.write(summary: SampleWorld.simulatedSummary, source: source, to: directory)
     let asked = source.asked.withLock { $0 }
     #expect(asked.map(\.count).reduce(0, +) == comparisons.count)
@@ -68,7 +71,8 @@ struct StreamedWritingTests {
   func failingSource() throws {
     struct Broken: Error {}
     let source = CountingSource(ScaleTests.comparisons(count: 1_500), failAfter: 2)
-    let directory = try TestFiles.temporaryDirectory()
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
     #expect(throws: Broken.self) {
       try ReportWriter.write(
         summary: SampleWorld.simulatedSummary, source: source.failing(with: Broken()),

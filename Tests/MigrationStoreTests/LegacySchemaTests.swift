@@ -93,23 +93,23 @@ struct LegacySchemaTests {
 
   @Test("a database written by a newer receipt-migrate is refused with the versions named")
   func newerSchema() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "store-\(UUID().uuidString)")
-    let path = directory.appendingPathComponent("state.sqlite").path
-    try MigrationStore(path: path, now: { 0 }).close()
-    let raw = try SQLiteDatabase(location: .path(path))
-    try raw.run(
-      "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)", binding: 99,
-      "from the future",
-      Int64(0))
-    try raw.close()
-    #expect {
-      try MigrationStore(path: path, now: { 0 })
-    } throws: { error in
-      "\(error)".contains("schema 99") && "\(error)".contains("upgrade receipt-migrate")
+    try TemporaryDirectory.with(prefix: "store") { directory in
+      let path = "\(directory)/state.sqlite"
+      try MigrationStore(path: path, now: { 0 }).close()
+      let raw = try SQLiteDatabase(location: .path(path))
+      try raw.run(
+        "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)", binding: 99,
+        "from the future",
+        Int64(0))
+      try raw.close()
+      #expect {
+        try MigrationStore(path: path, now: { 0 })
+      } throws: { error in
+        "\(error)".contains("schema 99") && "\(error)".contains("upgrade receipt-migrate")
+      }
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+      #expect(MigrationStore.schemaVersion == 7)
     }
-    let attributes = try FileManager.default.attributesOfItem(atPath: path)
-    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-    #expect(MigrationStore.schemaVersion == 7)
   }
 }

@@ -3,10 +3,13 @@ import Testing
 
 /// A fresh directory for one test's files, removed when the test's closure returns.
 enum TemporaryDirectory {
-  /// Calls `body` with the path of a new, empty directory, and removes the directory afterwards.
-  static func with<Result>(_ body: (String) throws -> Result) throws -> Result {
+  /// Calls `body` with the path of a new, empty directory, `<prefix>-<UUID>` in the system's
+  /// temporary directory, and removes the directory afterwards, whether `body` returns or throws.
+  static func with<Result>(
+    prefix: String = "MigrationStoreTests", _ body: (String) throws -> Result
+  ) throws -> Result {
     let path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("MigrationStoreTests-\(UUID().uuidString)").path
+      .appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer {
       do {

@@ -88,7 +88,8 @@ struct AuditCommandEndToEndTests {
 
   @Test("kill -9 in the middle of a refresh, then again: the same report as an uninterrupted night")
   func killedRefresh() throws {
-    let directory = try Tool.scratch("audit")
+    let directory = try TemporaryDirectory.make(prefix: "audit")
+    defer { TemporaryDirectory.remove(directory) }
     let generated = try Tool.run(
       [
         "simulator", "generate", "--accounts", "150", "--seed", "31", "--days-after", "4", "--out",
@@ -106,6 +107,7 @@ struct AuditCommandEndToEndTests {
 
     // Night 0: the migration, against the world served at its clock; two copies of the store.
     let first = try Server(world: "world", clock: night0, latency: nil, in: directory)
+    defer { first.stop() }
     let migration = try Tool.run(
       Self.auditArguments(database: "killed.sqlite", reports: "r0", table: nil), in: directory,
       environment: first.environment)
@@ -130,6 +132,7 @@ struct AuditCommandEndToEndTests {
       let (audit, _) = try Tool.start(
         Self.auditArguments(database: "killed.sqlite", reports: "killed", table: "table.csv"),
         in: directory, environment: server.environment)
+      defer { Tool.stop(audit) }
       try server.waitForRequests(requestsBeforeKill)
       kill(audit.processIdentifier, SIGKILL)
       audit.waitUntilExit()
@@ -179,7 +182,8 @@ struct AuditCommandEndToEndTests {
     "SIGINT, SIGTERM and SIGHUP stop a backfill cleanly with 130, 143 and 129; the rerun resumes",
     arguments: [(2, 130), (15, 143), (1, 129)] as [(Int32, Int32)])
   func signals(signal: Int32, status: Int32) throws {
-    let directory = try Tool.scratch("signals")
+    let directory = try TemporaryDirectory.make(prefix: "signals")
+    defer { TemporaryDirectory.remove(directory) }
     let generated = try Tool.run(
       ["simulator", "generate", "--accounts", "60", "--seed", "37", "--out", "world"],
       in: directory)
@@ -190,6 +194,7 @@ struct AuditCommandEndToEndTests {
     let arguments = Self.auditArguments(database: "store.sqlite", reports: "r", table: nil)
     let (audit, errors) = try Tool.start(
       arguments, in: directory, environment: server.environment)
+    defer { Tool.stop(audit) }
     try server.waitForRequests(6)
     kill(audit.processIdentifier, signal)
     // A stop that hangs must fail this test, not the whole suite: kill it after a minute.

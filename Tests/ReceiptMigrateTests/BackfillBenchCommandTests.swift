@@ -8,9 +8,8 @@ import Testing
 struct BackfillBenchCommandTests {
   @Test("a tiny world without a binding limit: every figure printed, requests at the floor")
   func tinyRun() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bench-backfill-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let directory = try TemporaryDirectory.make(prefix: "bench-backfill")
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(
       [
         "bench", "backfill", "--accounts", "40", "--seed", "3", "--rate-limit", "5000",
@@ -31,10 +30,8 @@ struct BackfillBenchCommandTests {
 
   @Test("--client both runs the world twice and prints the clients' CPU per request side by side")
   func bothClients() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "bench-backfill-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory.make(prefix: "bench-backfill")
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(
       [
         "bench", "backfill", "--accounts", "20", "--seed", "3", "--rate-limit", "5000",

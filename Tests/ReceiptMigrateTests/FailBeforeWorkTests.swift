@@ -5,12 +5,13 @@ import Testing
 /// reason; a database others can read is made owner-only. Real processes, our own tool only.
 @Suite("Fail before work")
 struct FailBeforeWorkTests {
+  /// A working directory; pair it with `defer { TemporaryDirectory.remove(directory) }`.
   func scratch() throws -> URL {
-    let directory = try Tool.scratch("fail-before")
-    // The embedded simulator's world, so that only the missing input can stop the run.
-    try FileManager.default.copyItem(
-      at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
-    return directory
+    try TemporaryDirectory.make(prefix: "fail-before") { directory in
+      // The embedded simulator's world, so that only the missing input can stop the run.
+      try FileManager.default.copyItem(
+        at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
+    }
   }
 
   @Test(
@@ -25,6 +26,7 @@ struct FailBeforeWorkTests {
     ])
   func missingInputs(arguments: [String]) throws {
     let directory = try scratch()
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(arguments + ["--db", "store.sqlite"], in: directory)
     #expect(result.status == 3, "\(result.standardError)")
     #expect(result.standardError.contains("missing."), "\(result.standardError)")
@@ -36,6 +38,7 @@ struct FailBeforeWorkTests {
   @Test("a database readable by others is made owner-only, with a notice")
   func loosePermissions() throws {
     let directory = try scratch()
+    defer { TemporaryDirectory.remove(directory) }
     try Data("{\"account_id\":\"y\",\"response\":{\"status\":21010}}\n".utf8)
       .write(to: directory.appendingPathComponent("in.ndjson"))
     let first = try Tool.run(["ingest", "in.ndjson", "--db", "store.sqlite"], in: directory)
@@ -52,6 +55,7 @@ struct FailBeforeWorkTests {
   @Test("a bare number is Unix seconds below 100,000,000,000 and milliseconds from there")
   func secondsOrMilliseconds() throws {
     let directory = try scratch()
+    defer { TemporaryDirectory.remove(directory) }
     for instant in ["1761955200", "1761955200000", "2025-11-01T00:00:00Z"] {
       let result = try Tool.run(
         ["compare", "--as-of", instant, "--db", "empty-\(instant).sqlite"], in: directory)

@@ -31,14 +31,6 @@ struct Tool {
     var standardError: String
   }
 
-  /// A new empty folder for one test, named after it.
-  static func scratch(_ prefix: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "\(prefix)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-  }
-
   /// Starts the tool without waiting for it, for tests that signal or kill it; its standard
   /// output is discarded and its standard error is returned to read.
   static func start(
@@ -56,6 +48,14 @@ struct Tool {
     return (process, errors)
   }
 
+  /// Kills a process from ``start(_:in:environment:)`` with SIGKILL if it still runs, and waits
+  /// for it: deferred by the tests that start one, so that a test that fails early leaves no
+  /// process working in a directory about to be removed.
+  static func stop(_ process: Process) {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
   /// Runs the tool to completion.
   ///
   /// Started with `posix_spawn`, not Foundation's `Process`: this test process holds a couple
@@ -70,8 +70,8 @@ struct Tool {
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:]
   ) throws -> Result {
-    let scratch = try Self.scratch("tool-output")
-    defer { try? FileManager.default.removeItem(at: scratch) }
+    let scratch = try TemporaryDirectory.make(prefix: "tool-output")
+    defer { TemporaryDirectory.remove(scratch) }
     let outputPath = scratch.appendingPathComponent("stdout").path
     let errorPath = scratch.appendingPathComponent("stderr").path
     var actions = posix_spawn_file_actions_t()
@@ -111,18 +111,19 @@ let repositoryLegacy = URL(fileURLWithPath: #filePath)
 
 @Suite("receipt-migrate ingest, end to end", .timeLimit(.minutes(1)))
 struct IngestCommandEndToEndTests {
+  /// A working directory holding a copy of the repository's `Legacy/`; pair it with
+  /// `defer { TemporaryDirectory.remove(directory) }`.
   func workingCopy() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "e2e-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
-    return directory
+    try TemporaryDirectory.make(prefix: "e2e") { directory in
+      try FileManager.default.copyItem(
+        at: repositoryLegacy, to: directory.appendingPathComponent("Legacy"))
+    }
   }
 
   @Test("ingests a copy of the sample, prints its summary and exits 0")
   func sample() throws {
     let directory = try workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(
       ["ingest", "Legacy/handmade", "--catalog", "Legacy/products.csv"], in: directory)
     #expect(result.status == 0, "\(result.standardError)")
@@ -150,6 +151,7 @@ struct IngestCommandEndToEndTests {
   @Test("exits 4 and names the position of every quarantined record")
   func quarantine() throws {
     let directory = try workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     try Data("{\"account_id\": \"a\", \"response\": {\"status\": 0}}\n{\"account_id\": \n".utf8)
       .write(to: directory.appendingPathComponent("damaged.ndjson"))
     let result = try Tool.run(["ingest", "damaged.ndjson"], in: directory)
@@ -164,6 +166,7 @@ struct IngestCommandEndToEndTests {
   @Test("a receipt declaring a length near Int.max is quarantined by name, on every run")
   func hugeLengthReceipt() throws {
     let directory = try workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     // `30 88 7f ff ff ff ff ff ff ff`: the ten bytes that once killed every ingest of a file.
     try Data(
       ("{\"account_id\":\"x\",\"receipt_data\":\"MIh//////////w==\"}\n"
@@ -186,6 +189,7 @@ struct IngestCommandEndToEndTests {
   @Test("a folder's pipes, devices and links to them are skipped with the reason, never read")
   func specialFiles() throws {
     let directory = try workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     let folder = directory.appendingPathComponent("inputs")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try Data("{\"account_id\":\"y\",\"response\":{\"status\":21010}}\n".utf8)
@@ -204,6 +208,7 @@ struct IngestCommandEndToEndTests {
   @Test("usage errors exit 2, an unusable database exits 3")
   func exitCodes() throws {
     let directory = try workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     #expect(try Tool.run(["ingest"], in: directory).status == 2)
     #expect(try Tool.run(["ingest", "x", "--max-record-bytes", "1"], in: directory).status == 2)
     #expect(try Tool.run(["frobnicate"], in: directory).status == 2)

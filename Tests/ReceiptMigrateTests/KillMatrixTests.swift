@@ -29,7 +29,8 @@ struct KillMatrixTests {
 
   @Test("SIGKILL at any moment of migrate, then a rerun: the same verdict for every account")
   func killAnywhere() throws {
-    let directory = try Tool.scratch("kills")
+    let directory = try TemporaryDirectory.make(prefix: "kills")
+    defer { TemporaryDirectory.remove(directory) }
     let generated = try Tool.run(
       ["simulator", "generate", "--accounts", "150", "--seed", "43", "--out", "world"],
       in: directory)
@@ -54,6 +55,7 @@ struct KillMatrixTests {
     func killedRun(after delay: Int) throws {
       let (migrate, errors) = try Tool.start(
         arguments("killed"), in: directory, environment: server.environment)
+      defer { Tool.stop(migrate) }
       usleep(useconds_t(delay * 1_000))
       kill(migrate.processIdentifier, SIGKILL)
       let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

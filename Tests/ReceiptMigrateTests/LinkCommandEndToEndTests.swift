@@ -30,6 +30,7 @@ struct LinkCommandEndToEndTests {
     _ arguments: [String], after requests: Int, server: Server, in directory: URL
   ) throws -> [String: Any] {
     let (link, _) = try Tool.start(arguments, in: directory, environment: server.environment)
+    defer { Tool.stop(link) }
     try server.waitForRequests(requests)
     kill(link.processIdentifier, SIGKILL)
     link.waitUntilExit()
@@ -69,7 +70,8 @@ struct LinkCommandEndToEndTests {
 
   @Test("plan, kill -9 during --apply and --undo, reruns that finish without repeating a write")
   func killedApplyAndUndo() throws {
-    let directory = try Tool.scratch("link")
+    let directory = try TemporaryDirectory.make(prefix: "link")
+    defer { TemporaryDirectory.remove(directory) }
     let generated = try Tool.run(
       ["simulator", "generate", "--accounts", "40", "--seed", "43", "--out", "world"],
       in: directory)
@@ -159,7 +161,8 @@ struct LinkCommandEndToEndTests {
 
   @Test("usage: a mapping is required, --undo takes none, an unknown run is a configuration error")
   func usage() throws {
-    let directory = try Tool.scratch("link-usage")
+    let directory = try TemporaryDirectory.make(prefix: "link-usage")
+    defer { TemporaryDirectory.remove(directory) }
     let none = try Tool.run(["link", "--db", "s.sqlite"], in: directory)
     #expect(none.status == 2, "\(none.standardError)")
     let both = try Tool.run(

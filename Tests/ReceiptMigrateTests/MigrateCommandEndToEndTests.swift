@@ -9,18 +9,18 @@ import Testing
 /// executable, a working directory of its own, the embedded simulator on loopback.
 @Suite("receipt-migrate migrate, end to end")
 struct MigrateCommandEndToEndTests {
-  /// A working directory holding a generated world in `world/`.
+  /// A working directory holding a generated world in `world/`; pair it with
+  /// `defer { TemporaryDirectory.remove(directory) }`.
   func worldDirectory(accounts: Int = 40, seed: Int = 5) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "migrate-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let generated = try Tool.run(
-      [
-        "simulator", "generate", "--accounts", "\(accounts)", "--seed", "\(seed)", "--out", "world",
-      ],
-      in: directory)
-    try #require(generated.status == 0, "\(generated.standardError)")
-    return directory
+    try TemporaryDirectory.make(prefix: "migrate") { directory in
+      let generated = try Tool.run(
+        [
+          "simulator", "generate", "--accounts", "\(accounts)", "--seed", "\(seed)", "--out",
+          "world",
+        ],
+        in: directory)
+      try #require(generated.status == 0, "\(generated.standardError)")
+    }
   }
 
   /// `expected.csv` as account → "category/table category".
@@ -65,6 +65,7 @@ struct MigrateCommandEndToEndTests {
   @Test("the README's first command: a full report from the sample, plainly simulated")
   func readmeCommand() throws {
     let directory = try IngestCommandEndToEndTests().workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(["migrate"], in: directory)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardError.contains("using the SIMULATED App Store"))
@@ -91,6 +92,7 @@ struct MigrateCommandEndToEndTests {
   @Test("without a catalogue, products are learnt from the App Store: every category exact")
   func withoutCatalogue() throws {
     let directory = try IngestCommandEndToEndTests().workingCopy()
+    defer { TemporaryDirectory.remove(directory) }
     // The default inputs named explicitly, but no --catalog: the team table's rows must still
     // be keyed like the App Store's (by subscription group), from Apple's own signed types.
     let result = try Tool.run(
@@ -116,6 +118,7 @@ struct MigrateCommandEndToEndTests {
     arguments: [150, 500, 1_200])
   func killAndResume(afterMilliseconds delay: Int) throws {
     let directory = try worldDirectory(accounts: 60, seed: 6)
+    defer { TemporaryDirectory.remove(directory) }
     let arguments = ["migrate", "--world", "world", "--reports", "reports"]
     let reference = try Tool.run(arguments + ["--db", "reference.sqlite"], in: directory)
     try #require(reference.status == 0, "\(reference.standardError)")
@@ -145,6 +148,7 @@ struct MigrateCommandEndToEndTests {
   @Test("--fail-on exits 1 past its threshold; report and explain work from the store")
   func failOnReportExplain() throws {
     let directory = try worldDirectory()
+    defer { TemporaryDirectory.remove(directory) }
     let expected = try expected(directory.appendingPathComponent("world/expected.csv"))
     let losing = ["refund_missed", "revoked_family", "prorated_refund", "one_time_revoked"]
     let losers = expected.values.filter { losing.contains(String($0.split(separator: "/")[0])) }
@@ -183,6 +187,7 @@ struct MigrateCommandEndToEndTests {
   @Test("--redact pseudonymises every account id, with a salt kept beside the store")
   func redact() throws {
     let directory = try worldDirectory(accounts: 20, seed: 8)
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(["migrate", "--world", "world", "--redact"], in: directory)
     #expect(result.status == 0, "\(result.standardError)")
     let csv = try String(
@@ -199,6 +204,7 @@ struct MigrateCommandEndToEndTests {
   @Test("--json on compare, explain and backfill prints the report's schemas and parses")
   func jsonOutputs() throws {
     let directory = try worldDirectory(accounts: 12, seed: 11)
+    defer { TemporaryDirectory.remove(directory) }
     let migrated = try Tool.run(["migrate", "--world", "world", "--db", "s.sqlite"], in: directory)
     #expect(migrated.status == 0, "\(migrated.standardError)")
     func object(_ arguments: [String]) throws -> [String: Any] {
@@ -227,6 +233,7 @@ struct MigrateCommandEndToEndTests {
   @Test("configuration problems exit 3, usage problems 2, and stores never mix App Stores")
   func configurationErrors() throws {
     let directory = try worldDirectory(accounts: 12, seed: 9)
+    defer { TemporaryDirectory.remove(directory) }
     let partial = try Tool.run(
       ["migrate", "--world", "world"], in: directory, environment: ["ASC_ISSUER_ID": "x"])
     #expect(partial.status == 3)
@@ -264,6 +271,7 @@ struct MigrateCommandEndToEndTests {
   @Test("with credentials it talks to the configured App Store as to Apple, and names what it was")
   func configuredAppStore() throws {
     let directory = try worldDirectory(accounts: 30, seed: 12)
+    defer { TemporaryDirectory.remove(directory) }
     let server = Process()
     server.executableURL = Tool.executable
     server.arguments = [
@@ -275,7 +283,10 @@ struct MigrateCommandEndToEndTests {
     server.standardOutput = output
     server.standardError = FileHandle.nullDevice
     try server.run()
-    defer { if server.isRunning { server.terminate() } }
+    defer {
+      if server.isRunning { server.terminate() }
+      server.waitUntilExit()
+    }
     var banner = ""
     while !banner.contains("Serving;") {
       let chunk = output.fileHandleForReading.availableData

@@ -7,8 +7,8 @@ import Testing
 struct ScaleBenchCommandEndToEndTests {
   @Test("60 accounts in three parts: every account stored once, compared and reported")
   func threeParts() throws {
-    let directory = try Tool.scratch("bench-scale")
-    defer { try? FileManager.default.removeItem(at: directory) }
+    let directory = try TemporaryDirectory.make(prefix: "bench-scale")
+    defer { TemporaryDirectory.remove(directory) }
     let result = try Tool.run(
       ["bench", "scale", "--accounts", "60", "--part", "20", "--keep", "scratch", "--json"],
       in: directory)

@@ -3,20 +3,22 @@ import Testing
 
 @Suite("receipt-migrate simulator serve, end to end")
 struct SimulatorServeEndToEndTests {
+  /// A working directory holding a generated world in `world/`; pair it with
+  /// `defer { TemporaryDirectory.remove(directory) }`.
   func generatedWorld() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "serve-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let generated = try Tool.run(
-      ["simulator", "generate", "--accounts", "12", "--seed", "4", "--out", "world"], in: directory)
-    #expect(generated.status == 0, "\(generated.standardError)")
-    return directory
+    try TemporaryDirectory.make(prefix: "serve") { directory in
+      let generated = try Tool.run(
+        ["simulator", "generate", "--accounts", "12", "--seed", "4", "--out", "world"],
+        in: directory)
+      #expect(generated.status == 0, "\(generated.standardError)")
+    }
   }
 
   @Test(
     "generate refuses a folder that is not empty, and overwrites it with --force keeping signing/")
   func generateRefusesToOverwrite() throws {
     let directory = try generatedWorld()
+    defer { TemporaryDirectory.remove(directory) }
     let world = directory.appendingPathComponent("world")
     let root = try Data(contentsOf: world.appendingPathComponent("signing/root.pem"))
     let refused = try Tool.run(
@@ -40,6 +42,7 @@ struct SimulatorServeEndToEndTests {
   @Test("serves a world to the lookup command, logs each request, and stops on SIGTERM")
   func serveAndLookUp() throws {
     let directory = try generatedWorld()
+    defer { TemporaryDirectory.remove(directory) }
     let server = Process()
     server.executableURL = Tool.executable
     server.arguments = ["simulator", "serve", "--world", "world", "--rate-limit", "off"]
@@ -48,7 +51,10 @@ struct SimulatorServeEndToEndTests {
     server.standardOutput = output
     server.standardError = Pipe()
     try server.run()
-    defer { if server.isRunning { server.terminate() } }
+    defer {
+      if server.isRunning { server.terminate() }
+      server.waitUntilExit()
+    }
 
     // The banner is written in one piece as soon as both listeners are open.
     var banner = ""
@@ -100,6 +106,7 @@ struct SimulatorServeEndToEndTests {
   @Test("a bad specification is a usage error; a missing world a configuration error")
   func refusals() throws {
     let directory = try generatedWorld()
+    defer { TemporaryDirectory.remove(directory) }
     let badFaults = try Tool.run(
       ["simulator", "serve", "--world", "world", "--faults", "history:explode=1"], in: directory)
     #expect(badFaults.status == 2)

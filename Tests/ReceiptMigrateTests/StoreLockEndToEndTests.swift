@@ -9,16 +9,15 @@ import Testing
 /// One run per store, between real processes.
 @Suite("One run per store, end to end")
 struct StoreLockEndToEndTests {
+  /// A new working directory; pair it with `defer { TemporaryDirectory.remove(directory) }`.
   func directory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lock-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    try TemporaryDirectory.make(prefix: "lock")
   }
 
   @Test("a second process refuses at once with exit 75, naming the holder")
   func secondProcessRefuses() throws {
     let directory = try directory()
+    defer { TemporaryDirectory.remove(directory) }
     let database = directory.appendingPathComponent("store.sqlite").path
     // This test process holds the store, as a running audit would.
     let lock = try StoreLock.acquire(
@@ -36,6 +35,7 @@ struct StoreLockEndToEndTests {
   @Test("a holder killed with SIGKILL blocks nobody; --wait waits for a live one")
   func killedHolderBlocksNobody() throws {
     let directory = try directory()
+    defer { TemporaryDirectory.remove(directory) }
     let database = directory.appendingPathComponent("store.sqlite").path
     // flock(1) from util-linux takes the same lock (flock(2) on the same file) and keeps it
     // while its child sleeps: judged by code we did not write.
@@ -46,6 +46,10 @@ struct StoreLockEndToEndTests {
     // --no-fork: flock execs the sleep itself, so the process killed is the one holding the lock.
     holder.arguments = ["--no-fork", StoreLock.lockPath(forDatabaseAt: database), "sleep", "30"]
     try holder.run()
+    defer {
+      if holder.isRunning { kill(holder.processIdentifier, SIGKILL) }
+      holder.waitUntilExit()
+    }
     // Wait until it holds the lock.
     var held = false
     for _ in 0..<100 where !held {
@@ -64,6 +68,10 @@ struct StoreLockEndToEndTests {
     waiter.standardError = errors
     waiter.standardOutput = Pipe()
     try waiter.run()
+    defer {
+      if waiter.isRunning { waiter.terminate() }
+      waiter.waitUntilExit()
+    }
     usleep(500_000)
     #expect(waiter.isRunning, "--wait did not wait")
     kill(holder.processIdentifier, SIGKILL)

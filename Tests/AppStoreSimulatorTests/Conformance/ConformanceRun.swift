@@ -38,8 +38,21 @@ final class ConformanceRun: Sendable {
   /// without rate limits, one allowing one order look-up per 100 seconds (for a 429, however
   /// slowly the script runs).
   static func start(harness: ConformanceHarness) throws -> ConformanceRun? {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "conformance-\(UUID().uuidString)")
+    // Removed by ``stop()``, or here if the run cannot start.
+    let directory = try TemporaryDirectory.make(prefix: "conformance")
+    var started: [SimulatorServer] = []
+    do {
+      return try start(harness: harness, in: directory, started: &started)
+    } catch {
+      for server in started { server.stop() }
+      TemporaryDirectory.remove(directory)
+      throw error
+    }
+  }
+
+  private static func start(
+    harness: ConformanceHarness, in directory: URL, started: inout [SimulatorServer]
+  ) throws -> ConformanceRun? {
     let world = WorldGenerator().generate(accounts: accounts, seed: seed)
     try GeneratedArchive(world: world).write(to: directory.path)
     let setup = try SimulatorSetup.prepare(worldDirectory: directory.path)
@@ -51,8 +64,10 @@ final class ConformanceRun: Sendable {
     configuration.rateLimits = .off
     configuration.requestLogCapacity = 0
     let server = try SimulatorServer.start(configuration: configuration)
+    started.append(server)
     configuration.rateLimits = try SimulatorRateLimits.parse("order=0.01")
     let limited = try SimulatorServer.start(configuration: configuration)
+    started.append(limited)
     let shapes = try ConformanceShape.all(
       chain: setup.chain, bundleId: world.bundleId, appAppleId: world.appAppleId, now: world.now)
     let verifier = try SignedDataVerifier(
@@ -67,7 +82,7 @@ final class ConformanceRun: Sendable {
   func stop() {
     server.stop()
     limited.stop()
-    try? FileManager.default.removeItem(at: directory)
+    TemporaryDirectory.remove(directory)
   }
 
   /// This project's verdict on a shape.

@@ -6,20 +6,23 @@ import Testing
 
 @Suite("Simulator setup: a world directory and its signing material")
 struct ServerSetupTests {
+  /// A generated world's directory; pair it with
+  /// `defer { TemporaryDirectory.remove(directory) }`.
   func worldDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "setup-\(UUID().uuidString)"
-    ).path
-    _ = try GeneratedArchive(world: WorldGenerator().generate(accounts: 5, seed: 2)).write(to: path)
-    // `generate` creates the signing material (it signs the raw receipts); these tests start
-    // from a world directory without it.
-    try FileManager.default.removeItem(atPath: "\(path)/signing")
-    return path
+    try TemporaryDirectory.make(prefix: "setup") { directory in
+      let path = directory.path
+      _ = try GeneratedArchive(world: WorldGenerator().generate(accounts: 5, seed: 2)).write(
+        to: path)
+      // `generate` creates the signing material (it signs the raw receipts); these tests start
+      // from a world directory without it.
+      try FileManager.default.removeItem(atPath: "\(path)/signing")
+    }.path
   }
 
   @Test("the first start creates the chain and key; later starts load the same ones")
   func createThenLoad() throws {
     let directory = try worldDirectory()
+    defer { TemporaryDirectory.remove(directory) }
     let first = try SimulatorSetup.prepare(worldDirectory: directory)
     #expect(first.createdSigningMaterial)
     #expect(first.rootCertificatePath == "\(directory)/signing/root.pem")
@@ -50,6 +53,7 @@ struct ServerSetupTests {
     } throws: { ($0 as? SimulatorSetupError)?.message.contains("simulator generate") == true }
 
     let directory = try worldDirectory()
+    defer { TemporaryDirectory.remove(directory) }
     let setup = try SimulatorSetup.prepare(worldDirectory: directory)
     let expired = try CertificateAuthorityChain.generate(
       .appStoreLike(

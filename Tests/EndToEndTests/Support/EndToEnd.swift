@@ -20,8 +20,14 @@ enum EndToEnd {
   static let sampleWorld = repository.appendingPathComponent("Legacy/sample").path
 
   private static let worlds = Mutex<[String: String]>([:])
-  private static let root = FileManager.default.temporaryDirectory.appendingPathComponent(
-    "end-to-end-\(UUID().uuidString)")
+  /// Where this process's worlds and runs go: the worlds are shared by many tests, so the
+  /// directory is removed when the process exits, not when a test ends.
+  private static let root: URL = {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "end-to-end-\(UUID().uuidString)")
+    atexit { TemporaryDirectory.remove(EndToEnd.root) }
+    return root
+  }()
 
   /// A generated world directory (made once per process and seed).
   ///
@@ -74,7 +80,8 @@ enum EndToEnd {
       milliseconds: Int64(night) * Timestamp.millisecondsPerDay)
   }
 
-  /// A fresh directory for one test's store and reports.
+  /// A fresh directory for one test's store and reports; pair it with
+  /// `defer { TemporaryDirectory.remove(scratch) }`, written before starting anything that uses it.
   static func scratch() throws -> URL {
     let directory = root.appendingPathComponent("run-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

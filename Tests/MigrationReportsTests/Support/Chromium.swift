@@ -52,8 +52,8 @@ enum Chromium {
 
   private static func run(_ arguments: [String]) throws -> String {
     guard let path else { throw Failure(description: "no Chromium found") }
-    let profile = NSTemporaryDirectory() + "MigrationReportsTests-chromium-" + UUID().uuidString
-    defer { try? FileManager.default.removeItem(atPath: profile) }
+    let profile = try TemporaryDirectory.make(prefix: "MigrationReportsTests-chromium")
+    defer { TemporaryDirectory.remove(profile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments =

@@ -1,14 +1,7 @@
 import Foundation
 
-/// Temporary folders for tests that write reports.
+/// File checks for tests that write reports (their folders: ``TemporaryDirectory``).
 enum TestFiles {
-  /// A new, empty folder.
-  static func temporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "MigrationReportsTests-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-  }
-
   /// The permission bits of a file or folder.
   static func mode(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
