@@ -36,6 +36,15 @@ struct AccountTokenMappingTests {
       ])
   }
 
+  @Test("a byte-order mark before the header is not part of its first column")
+  func byteOrderMark() throws {
+    let file = try AccountTokenFileReader.parse(
+      "\u{FEFF}account_id,app_account_token\r\na1,11111111-1111-4111-8111-111111111111\r\n",
+      path: "t.csv")
+    #expect(file.quarantined.isEmpty)
+    #expect(file.mapping.tokenByAccount == ["a1": "11111111-1111-4111-8111-111111111111"])
+  }
+
   @Test("a file without the header is refused as a whole")
   func header() {
     #expect(throws: AccountTokenFileReader.Failure.self) {

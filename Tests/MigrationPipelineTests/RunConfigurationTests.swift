@@ -160,6 +160,22 @@ struct RunConfigurationTests {
     }
   }
 
+  @Test("the team table as Excel's \"CSV UTF-8\" writes it: a byte-order mark before the header")
+  func teamTableWithByteOrderMark() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("table.csv")
+    let text = "account_id,product_id,status\r\na1,pro.monthly,active\r\n"
+    try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: file)
+    let table = try CurrentEntitlementsReader.read(file.path)
+    #expect(table.rowsRead == 1)
+    #expect(table.rejected.isEmpty)
+    #expect(table.rows["a1"]?.first?.productId == "pro.monthly")
+    // Only a leading mark is one: elsewhere U+FEFF stays part of the value.
+    try Data(Array("account_id,product_id,status\n\u{FEFF}a1,p,active\n".utf8)).write(to: file)
+    #expect(try CurrentEntitlementsReader.read(file.path).rows["\u{FEFF}a1"]?.count == 1)
+  }
+
   @Test("the redaction salt is made once, owner-only, and then read back unchanged")
   func redactionSalt() throws {
     let directory = try TemporaryDirectory.make()

@@ -123,7 +123,9 @@ public enum CurrentEntitlementsReader {
     let expires: Int?
 
     init(header: String, path: String) throws {
-      let names = CurrentEntitlementsReader.fields(Substring(header)).map { $0.lowercased() }
+      let names = CurrentEntitlementsReader.fields(
+        CSVFields.withoutByteOrderMark(Substring(header))
+      ).map { $0.lowercased() }
       guard let account = names.firstIndex(of: "account_id"),
         let product = names.firstIndex(of: "product_id"),
         let status = names.firstIndex(of: "status")

@@ -37,7 +37,10 @@ public enum AccountTokenFileReader {
   public static func parse(_ text: String, path: String) throws -> AccountTokenMappingFile {
     // `isNewline` splits LF, CRLF (one Character in Swift) and CR alike: spreadsheets write CRLF.
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-    let names = lines.first.map { CSVFields.split($0).map { $0.lowercased() } } ?? []
+    let names =
+      lines.first.map {
+        CSVFields.split(CSVFields.withoutByteOrderMark($0)).map { $0.lowercased() }
+      } ?? []
     guard let accountColumn = names.firstIndex(of: "account_id"),
       let tokenColumn = names.firstIndex(of: "app_account_token")
     else {
