@@ -61,6 +61,9 @@ public struct AccountComparator: Sendable {
 
     let newNow = mergedNew(input.customers)
     let table = input.table.map(tableViews)
+    // The old logic's verdict now: read by the key-level checks and by the flaw search, and
+    // computed at most once for both.
+    lazy var oldNow = mergedOld(clusters, at: { _ in asOf })
     func finish(
       _ category: DiscrepancyCategory, _ explanation: String, keys: [KeyComparison] = [],
       cause: DifferenceCause? = nil
@@ -88,7 +91,9 @@ public struct AccountComparator: Sendable {
         accountId: input.accountId, category: category, explanation: explanation, cause: cause,
         keys: keyComparisons,
         secondaryFindings: secondary, tableCategory: tableCategory,
-        suspectedFlaws: table.map { suspectedFlaws(table: $0, clusters: clusters) } ?? [],
+        suspectedFlaws: table.map {
+          suspectedFlaws(table: $0, clusters: clusters, reference: oldNow)
+        } ?? [],
         evidence: evidence)
     }
 
@@ -149,7 +154,6 @@ public struct AccountComparator: Sendable {
           + "; the customer must be asked again (audit and migrate refresh it)")
     }
     // MARK: Key level.
-    let oldNow = mergedOld(clusters, at: { _ in asOf })
     // Each key is judged at the capture instant of the response that speaks for it: an account
     // holding several Apple Accounts has one snapshot per Apple Account, and reading an older
     // snapshot at a newer one's instant would call a freshness difference a logic one.
@@ -393,9 +397,9 @@ public struct AccountComparator: Sendable {
   /// The legacy bugs that, applied alone to the same responses, reproduce every table row that
   /// the reference old logic does not.
   private func suspectedFlaws(
-    table: [EntitlementKey: EntitlementView], clusters: [AccountInput.Response]
+    table: [EntitlementKey: EntitlementView], clusters: [AccountInput.Response],
+    reference: [EntitlementKey: EntitlementView]
   ) -> [LegacyLogicFlaw] {
-    let reference = mergedOld(clusters, at: { _ in asOf })
     func same(_ lhs: EntitlementView?, _ rhs: EntitlementView?) -> Bool {
       (lhs?.isEntitled ?? false) == (rhs?.isEntitled ?? false) && lhs?.productId == rhs?.productId
     }

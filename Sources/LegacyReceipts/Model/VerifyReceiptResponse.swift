@@ -54,11 +54,15 @@ public struct VerifyReceiptResponse: Hashable, Sendable {
     var seen = Set<String>()
     var merged: [LegacyTransaction] = []
     merged.reserveCapacity(latestReceiptInfo.count + (receipt?.inApp.count ?? 0))
-    for transaction in latestReceiptInfo + (receipt?.inApp ?? []) {
-      if let id = transaction.transactionId {
-        guard seen.insert(id).inserted else { continue }
+    // The two arrays in turn, not joined into a third: every compare reads this for every
+    // response, and a joined copy retains and releases each transaction's strings once more.
+    for transactions in [latestReceiptInfo, receipt?.inApp ?? []] {
+      for transaction in transactions {
+        if let id = transaction.transactionId {
+          guard seen.insert(id).inserted else { continue }
+        }
+        merged.append(transaction)
       }
-      merged.append(transaction)
     }
     return merged
   }
