@@ -67,6 +67,14 @@ import Testing
     }
   }
 
+  @Test func finishingLeavesTheSplitterAsIfNew() {
+    var splitter = LineSplitter()
+    #expect(splitter.feed(Data("a\r".utf8)) == ["a"])
+    #expect(splitter.finish() == nil)
+    // A CR that ended the last input must not swallow this input's leading LF.
+    #expect(splitter.feed(Data("\nb\n".utf8)) == ["", "b"])
+  }
+
   // MARK: - The versions the byte-level code replaced
 
   static func referenceFields(_ line: String) -> [String] {

@@ -52,9 +52,13 @@ struct LineSplitter {
     return lines
   }
 
-  /// The last line, when the input did not end with a line break.
+  /// The last line, when the input did not end with a line break. The splitter is then empty,
+  /// as if new: a CR that ended the input no longer swallows the next input's first LF.
   mutating func finish() -> String? {
-    defer { pending.removeAll() }
+    defer {
+      pending.removeAll()
+      afterCarriageReturn = false
+    }
     return pending.isEmpty ? nil : String(decoding: pending, as: UTF8.self)
   }
 }
