@@ -101,31 +101,37 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
       name: "CryptoSupportTests",
-      dependencies: ["CryptoSupport"],
+      dependencies: ["CryptoSupport", "TestDirectories"],
       resources: [.copy("Fixtures")]
     ),
     .testTarget(
       name: "LegacyReceiptsTests",
-      dependencies: ["LegacyReceipts", "Chronology", "JSON", "ASN1", "CryptoSupport"]),
+      dependencies: [
+        "LegacyReceipts", "Chronology", "JSON", "ASN1", "CryptoSupport", "TestDirectories",
+      ]),
     .testTarget(name: "ASN1Tests", dependencies: ["ASN1"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
     .testTarget(
       name: "AppStoreServerAPITests",
-      dependencies: ["AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON"],
+      dependencies: [
+        "AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON", "TestDirectories",
+      ],
       exclude: ["Fixtures"]
     ),
     .testTarget(
       name: "MigrationPipelineTests",
       dependencies: [
         "MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology", "AppStoreServerAPI",
+        "TestDirectories",
       ]
     ),
-    .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate"]),
+    .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate", "TestDirectories"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
         "MigrationPipeline", "AppStoreSimulator", "AppStoreServerAPI", "MigrationStore",
         "MigrationReports", "Entitlements", "Chronology", "CryptoSupport", "GoldenFiles",
+        "TestDirectories",
       ],
       exclude: ["Fixtures"]
     ),
@@ -139,7 +145,7 @@ let package = Package(
       name: "AppStoreSimulatorTests",
       dependencies: [
         "AppStoreSimulator", "LegacyReceipts", "Chronology", "AppStoreServerAPI", "CryptoSupport",
-        "HTTPServer", "JSON",
+        "HTTPServer", "JSON", "TestDirectories",
       ],
       // Run by AppleConformanceTests with the Python of .venv-conformance/.
       exclude: ["Conformance/apple_conformance.py"]),
@@ -149,13 +155,15 @@ let package = Package(
       name: "MigrationReportsTests",
       dependencies: [
         "MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "CryptoSupport", "JSON",
-        "GoldenFiles",
+        "GoldenFiles", "TestDirectories",
       ],
       exclude: ["Fixtures"]
     ),
 
-    // Test support shared by test targets: golden files read from the source tree.
+    // Test support shared by test targets: golden files read from the source tree, and
+    // temporary directories removed when their test ends.
     .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
+    .target(name: "TestDirectories", path: "Tests/TestDirectories"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Chronology
 import CryptoSupport
 import Foundation
 import JSON
+import TestDirectories
 import Testing
 
 @Suite("decode and lookup command behaviour")

@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import Chronology
 import CryptoSupport
 import Synchronization
+import TestDirectories
 import Testing
 
 @Suite("Signed data verification")

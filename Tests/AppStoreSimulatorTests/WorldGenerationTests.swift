@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Chronology
 import Foundation
 import LegacyReceipts
+import TestDirectories
 import Testing
 
 /// One generated world shared by the tests of this file (generation is deterministic).

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import Foundation
+import TestDirectories
 import Testing
 
 /// `simulator generate` writes a world part by part so a million accounts never sit in memory;

@@ -1,5 +1,6 @@
 import CryptoSupport
 import Foundation
+import TestDirectories
 import Testing
 
 @Suite("Issuing certificates and chains")

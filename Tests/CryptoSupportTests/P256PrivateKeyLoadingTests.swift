@@ -1,5 +1,6 @@
 import CryptoSupport
 import Foundation
+import TestDirectories
 import Testing
 
 @Suite("Loading P-256 private keys")

@@ -1,5 +1,6 @@
 import Foundation
 import MigrationPipeline
+import TestDirectories
 import Testing
 
 /// The comparison must put every account of a generated world exactly where the world's

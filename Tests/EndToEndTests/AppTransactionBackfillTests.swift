@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import MigrationPipeline
 import MigrationStore
+import TestDirectories
 import Testing
 
 /// `--app-transactions` against app transactions shaped as Apple's are: no `signedDate`, a

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Foundation
 import MigrationPipeline
+import TestDirectories
 import Testing
 
 /// What the backfill asks for when the store already holds part of the answer: ids of one

@@ -1,6 +1,7 @@
 import Foundation
 import MigrationPipeline
 import MigrationStore
+import TestDirectories
 import Testing
 
 /// The compare stage reads the next chunk on a second connection while it compares and stores

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Entitlements
 import Foundation
 import MigrationPipeline
+import TestDirectories
 import Testing
 
 /// Faults end in success or in a precise per-account failure — never in a silent "match" or

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import MigrationPipeline
 import MigrationReports
+import TestDirectories
 import Testing
 
 /// The simulator answering in this process (what `bench scale` builds its stores with) must

@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import Foundation
 import LegacyReceipts
+import TestDirectories
 import Testing
 
 /// Each legacy bug, written into every account's table of a generated world, must change some

@@ -8,6 +8,7 @@ import MigrationPipeline
 import MigrationReports
 import MigrationStore
 import Synchronization
+import TestDirectories
 import Testing
 
 /// The nightly audit, night by night against a world whose timeline goes on past its clock,

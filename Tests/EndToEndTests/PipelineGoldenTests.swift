@@ -3,6 +3,7 @@ import Foundation
 import GoldenFiles
 import MigrationPipeline
 import MigrationReports
+import TestDirectories
 import Testing
 
 /// The report of a whole run over a small fixed world, byte for byte: what the pipeline, the

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import MigrationPipeline
 import MigrationStore
+import TestDirectories
 import Testing
 
 /// The backfill never wastes a request: one history walk (each page once) and one status call

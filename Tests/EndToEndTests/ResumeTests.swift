@@ -3,6 +3,7 @@ import Entitlements
 import Foundation
 import MigrationPipeline
 import Synchronization
+import TestDirectories
 import Testing
 
 /// A run interrupted at any point and run again ends exactly as an uninterrupted run: the same

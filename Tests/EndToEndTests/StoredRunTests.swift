@@ -2,6 +2,7 @@ import AppStoreSimulator
 import Foundation
 import MigrationPipeline
 import MigrationStore
+import TestDirectories
 import Testing
 
 /// A recorded run is recomputed from the store without the network, and says which accounts

@@ -1,6 +1,7 @@
 import Chronology
 import Foundation
 import LegacyReceipts
+import TestDirectories
 import Testing
 
 /// Reads paths and collects the events.

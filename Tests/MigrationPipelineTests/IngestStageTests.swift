@@ -3,6 +3,7 @@ import Foundation
 import LegacyReceipts
 import MigrationPipeline
 import MigrationStore
+import TestDirectories
 import Testing
 
 @Suite("IngestStage")

@@ -3,6 +3,7 @@ import Entitlements
 import Foundation
 import MigrationReports
 import MigrationStore
+import TestDirectories
 import Testing
 
 @testable import MigrationPipeline

@@ -1,5 +1,6 @@
 import Entitlements
 import Foundation
+import TestDirectories
 import Testing
 
 @testable import MigrationReports

@@ -1,6 +1,7 @@
 import Entitlements
 import Foundation
 import Synchronization
+import TestDirectories
 import Testing
 
 @testable import MigrationReports

@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 #if canImport(Glibc)

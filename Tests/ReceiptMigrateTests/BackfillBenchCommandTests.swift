@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 /// `bench backfill` wires three processes together through `simulator generate`'s files and

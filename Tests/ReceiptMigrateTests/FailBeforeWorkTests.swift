@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 /// Inputs that cannot be used stop a command before it does any work, with the flag and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 /// Runs the built `receipt-migrate` the way a user does.

@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 /// `bench scale` at a size a test affords: the store is built in parts whose ids never meet,

@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 import Testing
 
 @Suite("receipt-migrate simulator serve, end to end")

@@ -1,5 +1,6 @@
 import Foundation
 import MigrationStore
+import TestDirectories
 import Testing
 
 #if canImport(Glibc)
@@ -39,8 +40,9 @@ struct StoreLockEndToEndTests {
     let database = directory.appendingPathComponent("store.sqlite").path
     // flock(1) from util-linux takes the same lock (flock(2) on the same file) and keeps it
     // while its child sleeps: judged by code we did not write.
-    FileManager.default.createFile(
-      atPath: StoreLock.lockPath(forDatabaseAt: database), contents: nil)
+    #expect(
+      FileManager.default.createFile(
+        atPath: StoreLock.lockPath(forDatabaseAt: database), contents: nil))
     let holder = Process()
     holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
     // --no-fork: flock execs the sleep itself, so the process killed is the one holding the lock.

@@ -4,6 +4,7 @@ import Chronology
 import CryptoSupport
 import Foundation
 import JSON
+import TestDirectories
 import Testing
 
 /// One run of `apple_conformance.py` against a generated world served on loopback, shared by the

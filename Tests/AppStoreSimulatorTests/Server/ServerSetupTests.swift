@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import AppStoreSimulator
 import CryptoSupport
 import Foundation
+import TestDirectories
 import Testing
 
 @Suite("Simulator setup: a world directory and its signing material")

@@ -7,6 +7,7 @@ import Foundation
 import MigrationPipeline
 import MigrationStore
 import Synchronization
+import TestDirectories
 
 /// Worlds, App Stores and runs for the end-to-end tests: the real pipeline, the real simulator
 /// on loopback ports, real SQLite files in a temporary directory.

@@ -1,4 +1,5 @@
 import Foundation
+import TestDirectories
 
 /// A headless Chromium, when the machine has one: `$CHROMIUM`, else `chromium`,
 /// `chromium-browser` or `google-chrome` on the `PATH`. The project's test command installs
@@ -52,7 +53,7 @@ enum Chromium {
 
   private static func run(_ arguments: [String]) throws -> String {
     guard let path else { throw Failure(description: "no Chromium found") }
-    let profile = try TemporaryDirectory.make(prefix: "MigrationReportsTests-chromium")
+    let profile = try TemporaryDirectory.makePath(prefix: "MigrationReportsTests-chromium")
     defer { TemporaryDirectory.remove(profile) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
