@@ -122,7 +122,7 @@ let package = Package(
       name: "MigrationPipelineTests",
       dependencies: [
         "MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology", "AppStoreServerAPI",
-        "TestDirectories",
+        "TestDirectories", "CSVReference",
       ]
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate", "TestDirectories"]),
@@ -164,6 +164,9 @@ let package = Package(
     // temporary directories removed when their test ends.
     .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
     .target(name: "TestDirectories", path: "Tests/TestDirectories"),
+    // The plain CSV splitting the team-table code is checked against, by the unit tests and by
+    // the team-table fuzz target (Scripts/fuzz compiles this file into the harness).
+    .target(name: "CSVReference", path: "Tests/CSVReference"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,9 +8,9 @@
 // must give the lines a byte-by-byte split gives. Every line is then split into fields, which
 // must be what a split over Unicode scalars gives, have no white space at either end, and read
 // back the same once written out with RFC 4180 quoting. Trimming must be Foundation's. The
-// byte-level code replaced exactly these straightforward versions (see
-// `CSVLineSplittingTests`), which are written out again below. Crashes, hangs and broken
-// invariants (`invariant`) are findings.
+// byte-level code replaced exactly these straightforward versions, `CSVReference` in
+// Tests/CSVReference (compiled into this harness by Scripts/fuzz; `CSVLineSplittingTests` uses
+// it too). Crashes, hangs and broken invariants (`invariant`) are findings.
 
 import Foundation
 
@@ -53,7 +53,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Splits `bytes` into lines in three ways, checks they agree with the byte-by-byte split, and
 /// returns the lines.
 func checkLines(_ bytes: [UInt8]) -> [String] {
-  let expected = referenceLines(bytes)
+  let expected = CSVReference.lines(bytes)
   let data = Data(bytes)
   let whole = splitLines(data, blockEnds: [data.count])
   invariant(same(whole, expected), "in one block: \(whole); byte by byte: \(expected)")
@@ -98,36 +98,12 @@ func splitLines(_ data: Data, blockEnds: [Int]) -> [String] {
   return lines
 }
 
-/// LF, CRLF and a lone CR each end a line; a last line without a break counts unless empty;
-/// each line is decoded as UTF-8 with U+FFFD for what is not.
-func referenceLines(_ bytes: [UInt8]) -> [String] {
-  var lines: [String] = []
-  var pending: [UInt8] = []
-  var afterCarriageReturn = false
-  for byte in bytes {
-    if afterCarriageReturn {
-      afterCarriageReturn = false
-      if byte == 0x0A { continue }
-    }
-    switch byte {
-    case 0x0A, 0x0D:
-      lines.append(String(decoding: pending, as: UTF8.self))
-      pending.removeAll()
-      afterCarriageReturn = byte == 0x0D
-    default:
-      pending.append(byte)
-    }
-  }
-  if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
-  return lines
-}
-
 // MARK: - Fields
 
 /// Splits `line` into fields and checks them.
 func checkFields(_ line: Substring) {
   let fields = CSVFields.split(line)
-  let expected = referenceFields(line)
+  let expected = CSVReference.fields(line)
   invariant(
     same(fields, expected), "\(line.debugDescription) splits into \(fields), not \(expected)")
   for field in fields {
@@ -166,43 +142,10 @@ func quote(_ field: String) -> String {
   return String(decoding: bytes, as: UTF8.self)
 }
 
-/// The fields of `line` split over Unicode scalars: a quote opens or closes quoting, a doubled
-/// quote inside quotes is one quote, a comma outside quotes ends a field, and each field is
-/// trimmed by Foundation.
-func referenceFields(_ line: Substring) -> [String] {
-  var fields: [String] = []
-  var current = ""
-  var quoted = false
-  var scalars = line.unicodeScalars.makeIterator()
-  var pending = scalars.next()
-  while let scalar = pending {
-    pending = scalars.next()
-    if quoted {
-      if scalar != "\"" {
-        current.unicodeScalars.append(scalar)
-      } else if pending == "\"" {
-        current.append("\"")
-        pending = scalars.next()
-      } else {
-        quoted = false
-      }
-    } else if scalar == "\"" {
-      quoted = true
-    } else if scalar == "," {
-      fields.append(current.trimmingCharacters(in: .whitespaces))
-      current = ""
-    } else {
-      current.unicodeScalars.append(scalar)
-    }
-  }
-  fields.append(current.trimmingCharacters(in: .whitespaces))
-  return fields
-}
-
 // MARK: - Trimming
 
 /// `CSVFields.trimmed` trims `text` exactly as Foundation does, with and without line breaks
-/// counted as white space. (Fields are trimmed without; `referenceFields` checks those.)
+/// counted as white space. (Fields are trimmed without; `CSVReference.fields` checks those.)
 func checkTrimming(_ text: Substring) {
   for newlines in [false, true] {
     let set: CharacterSet = newlines ? .whitespacesAndNewlines : .whitespaces

@@ -1,3 +1,4 @@
+import CSVReference
 import Foundation
 import Testing
 
@@ -22,7 +23,7 @@ import Testing
         Self.pieces[random.next(below: Self.pieces.count)]
       }.joined()
       #expect(
-        CSVFields.split(Substring(line)) == Self.referenceFields(line), "\(line.debugDescription)")
+        CSVFields.split(Substring(line)) == CSVReference.fields(line), "\(line.debugDescription)")
     }
   }
 
@@ -52,7 +53,7 @@ import Testing
           .utf8)
       // Now and then a byte that is not UTF-8 at all, or half of a multi-byte character.
       if random.next(below: 4) == 0 { bytes.insert(0xFF, at: random.next(below: bytes.count + 1)) }
-      let expected = Self.referenceLines(bytes)
+      let expected = CSVReference.lines(bytes)
       // Cut into blocks of random sizes, including empty ones.
       var splitter = LineSplitter()
       var lines: [String] = []
@@ -75,59 +76,6 @@ import Testing
     #expect(splitter.feed(Data("\nb\n".utf8)) == ["", "b"])
   }
 
-  // MARK: - The versions the byte-level code replaced
-
-  static func referenceFields(_ line: String) -> [String] {
-    var fields: [String] = []
-    var current = ""
-    var quoted = false
-    var scalars = line.unicodeScalars.makeIterator()
-    var pending = scalars.next()
-    while let scalar = pending {
-      pending = scalars.next()
-      if quoted {
-        if scalar != "\"" {
-          current.unicodeScalars.append(scalar)
-        } else if pending == "\"" {
-          current.append("\"")
-          pending = scalars.next()
-        } else {
-          quoted = false
-        }
-      } else if scalar == "\"" {
-        quoted = true
-      } else if scalar == "," {
-        fields.append(current.trimmingCharacters(in: .whitespaces))
-        current = ""
-      } else {
-        current.unicodeScalars.append(scalar)
-      }
-    }
-    fields.append(current.trimmingCharacters(in: .whitespaces))
-    return fields
-  }
-
-  static func referenceLines(_ bytes: [UInt8]) -> [String] {
-    var lines: [String] = []
-    var pending: [UInt8] = []
-    var afterCarriageReturn = false
-    for byte in bytes {
-      if afterCarriageReturn {
-        afterCarriageReturn = false
-        if byte == 0x0A { continue }
-      }
-      switch byte {
-      case 0x0A, 0x0D:
-        lines.append(String(decoding: pending, as: UTF8.self))
-        pending.removeAll()
-        afterCarriageReturn = byte == 0x0D
-      default:
-        pending.append(byte)
-      }
-    }
-    if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
-    return lines
-  }
 }
 
 /// A small seeded generator, so a failure names a case that can be run again.
