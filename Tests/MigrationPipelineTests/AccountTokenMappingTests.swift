@@ -45,6 +45,16 @@ struct AccountTokenMappingTests {
     #expect(file.mapping.tokenByAccount == ["a1": "11111111-1111-4111-8111-111111111111"])
   }
 
+  @Test("rows end at LF, CRLF and CR only, as in the entitlement table: other breaks stay in the field")
+  func lineBreaks() throws {
+    let file = try AccountTokenFileReader.parse(
+      "account_id,app_account_token\ra1,11111111-1111-4111-8111-111111111111\r\n"
+        + "a2,22222222-2222-4222-8222-\u{2028}222222222222\n", path: "t.csv")
+    #expect(file.mapping.tokenByAccount == ["a1": "11111111-1111-4111-8111-111111111111"])
+    #expect(file.rowsRead == 2)
+    #expect(file.quarantined.map(\.line) == [3])
+  }
+
   @Test("a file without the header is refused as a whole")
   func header() {
     #expect(throws: AccountTokenFileReader.Failure.self) {

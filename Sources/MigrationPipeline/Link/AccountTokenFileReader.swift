@@ -35,11 +35,15 @@ public enum AccountTokenFileReader {
   /// - Returns: the mapping and the quarantined rows.
   /// - Throws: ``Failure`` when the text has no usable header.
   public static func parse(_ text: String, path: String) throws -> AccountTokenMappingFile {
-    // `isNewline` splits LF, CRLF (one Character in Swift) and CR alike: spreadsheets write CRLF.
-    let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+    // Lines end as in the entitlement table (LF, CRLF or a lone CR: spreadsheets write CRLF),
+    // not at every Unicode line break: a vertical tab or U+2028 inside a row stays in its field,
+    // whose check then names it, instead of silently cutting the row in two.
+    var splitter = LineSplitter()
+    var lines = splitter.feed(Data(text.utf8))
+    if let last = splitter.finish() { lines.append(last) }
     let names =
       lines.first.map {
-        CSVFields.split(CSVFields.withoutByteOrderMark($0)).map { $0.lowercased() }
+        CSVFields.split(CSVFields.withoutByteOrderMark(Substring($0))).map { $0.lowercased() }
       } ?? []
     guard let accountColumn = names.firstIndex(of: "account_id"),
       let tokenColumn = names.firstIndex(of: "app_account_token")
@@ -57,7 +61,7 @@ public enum AccountTokenFileReader {
       }
       if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
       file.rowsRead += 1
-      let values = CSVFields.split(line)
+      let values = CSVFields.split(Substring(line))
       guard values.count > max(accountColumn, tokenColumn) else {
         quarantine("the row has \(values.count) field(s); expected account_id,app_account_token")
         continue
