@@ -45,7 +45,7 @@ struct AccountTokenMappingTests {
     #expect(file.mapping.tokenByAccount == ["a1": "11111111-1111-4111-8111-111111111111"])
   }
 
-  @Test("rows end at LF, CRLF and CR only, as in the entitlement table: other breaks stay in the field")
+  @Test("rows end at LF, CRLF and CR only, as in the entitlement table; other breaks stay put")
   func lineBreaks() throws {
     let file = try AccountTokenFileReader.parse(
       "account_id,app_account_token\ra1,11111111-1111-4111-8111-111111111111\r\n"
