@@ -41,6 +41,37 @@ struct IngestStageTests {
       second.totals.distinctOriginalTransactionIds == first.totals.distinctOriginalTransactionIds)
   }
 
+  @Test(
+    "the same files count as ingested only while every usable response has a current compact copy; ingesting them again restores the copies"
+  )
+  func compactCopiesRestored() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory.appendingPathComponent("store.sqlite").path
+    let store = try MigrationStore(path: path, now: { 0 })
+    defer { try? store.close() }
+    let options = IngestOptions(
+      paths: [legacyDirectory.appendingPathComponent("handmade").path],
+      catalog: ProductCatalog())
+    let stage = IngestStage(store: store, options: options, now: SteppingClock().now)
+    #expect(try !stage.inputsAreAlreadyIngested())
+    _ = try stage.run()
+    #expect(try stage.inputsAreAlreadyIngested())
+    let format = CompactResponse.formatVersion
+    #expect(try !store.hasResponsesWithoutCompactCopy(format: format))
+
+    // As a store written before schema version 8 would be.
+    let database = try SQLiteDatabase(location: .path(path))
+    try database.execute("DELETE FROM compact_responses")
+    try database.close()
+    #expect(try store.hasResponsesWithoutCompactCopy(format: format))
+    #expect(try !stage.inputsAreAlreadyIngested())
+    let again = try stage.run()
+    #expect(again.newRecords == 0 && again.alreadyStored == 27)
+    #expect(try !store.hasResponsesWithoutCompactCopy(format: format))
+    #expect(try stage.inputsAreAlreadyIngested())
+  }
+
   @Test("counts reconcile with bad input, and quarantine is stored once however often it is read")
   func badInput() throws {
     let directory = try TemporaryDirectory.make()

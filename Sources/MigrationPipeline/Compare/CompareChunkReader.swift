@@ -77,7 +77,9 @@ struct CompareChunkReader {
   {
     try store.readTransaction {
       CompareChunkInputs(
-        records: try accountIds.map { try store.accountRecords($0) },
+        records: try accountIds.map {
+          try store.accountRecords($0, compactFormat: CompactResponse.formatVersion)
+        },
         table: try tableRows(of: accountIds, from: store, options: options))
     }
   }

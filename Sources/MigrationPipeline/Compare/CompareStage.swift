@@ -166,6 +166,15 @@ public struct CompareStage {
     stored == "covered" ? .found : AccountEvidence.SeedId.Outcome(rawValue: stored)
   }
 
+  /// The response a stored record holds, from its compact copy when it has one.
+  static func storedResponse(of record: AccountRecords.Record) throws -> VerifyReceiptResponse? {
+    if let compact = record.compact { return try CompactResponse.decode(compact) }
+    guard let raw = record.raw, let format = LegacyInputFormat(rawValue: record.format) else {
+      return nil
+    }
+    return try StoredRecordDecoder.response(of: raw, format: format)
+  }
+
   static func input(
     for records: AccountRecords, table: [String: [TableRow]]?,
     pendingRefreshes: [Int64: String] = [:]
@@ -181,9 +190,7 @@ public struct CompareStage {
           environment: record.environment,
           capturedAt: record.capturedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
           isEvaluated: false))
-      guard let raw = record.raw, let format = LegacyInputFormat(rawValue: record.format),
-        let response = try StoredRecordDecoder.response(of: raw, format: format)
-      else { continue }
+      guard let response = try storedResponse(of: record) else { continue }
       responses.append(
         AccountInput.Response(
           version: record.version,

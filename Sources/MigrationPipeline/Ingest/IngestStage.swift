@@ -44,10 +44,15 @@ public struct IngestStage {
   /// Whether the last finished ingest read exactly these inputs (same files, sizes and
   /// modification times, same options), so running again would add nothing.
   ///
-  /// - Returns: `true` when the inputs are unchanged.
+  /// Not so while a usable response lacks a current compact copy (a store written before
+  /// schema version 8, or before the compact form changed): reading the same files again adds
+  /// exactly those copies.
+  ///
+  /// - Returns: `true` when the inputs are unchanged and every copy is current.
   /// - Throws: `SQLiteError`.
   public func inputsAreAlreadyIngested() throws -> Bool {
-    guard let inputs = try store.latestFinishedIngestInputs(),
+    guard try !store.hasResponsesWithoutCompactCopy(format: CompactResponse.formatVersion),
+      let inputs = try store.latestFinishedIngestInputs(),
       let previous = try? JSONValue(parsing: Array(inputs.utf8))["fingerprint"]
     else { return false }
     let current = try? JSONValue(
@@ -189,10 +194,16 @@ public struct IngestStage {
     var status: Int64?
     var bundleId: String?
     var shape: String?
+    var compact: CompactCopy?
     if case .response(let response) = record.content {
       status = response.status.rawValue
       bundleId = response.bundleId
       shape = response.shape.rawValue
+      // What compare reads back instead of the verbatim bytes (see `CompactResponse`).
+      if response.status.carriesTransactions {
+        compact = CompactCopy(
+          format: CompactResponse.formatVersion, body: CompactResponse.encode(response))
+      }
     }
     return LegacyRecordRow(
       accountId: record.accountId, contentSHA256: SHA256.hash(record.rawBytes),
@@ -202,7 +213,7 @@ public struct IngestStage {
       status: status, environment: record.environment?.description,
       capturedMilliseconds: record.capturedAt?.millisecondsSince1970, bundleId: bundleId,
       shape: shape,
-      raw: record.rawBytes)
+      raw: record.rawBytes, compact: compact)
   }
 
   /// Every original transaction id of the record, with where it was first found.

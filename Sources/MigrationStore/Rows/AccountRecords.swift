@@ -18,8 +18,12 @@ public struct AccountRecords: Sendable {
     public var environment: String?
     /// The capture instant (Unix ms).
     public var capturedMilliseconds: Int64?
-    /// The record's bytes, for usable responses (status 0 or 21006) only.
+    /// The record's verbatim bytes, for usable responses (status 0 or 21006) without a
+    /// compact copy of the format asked for.
     public var raw: [UInt8]?
+    /// The compact copy of its decoded response, for usable responses that have one of the
+    /// format asked for (then `raw` is `nil`).
+    public var compact: [UInt8]?
   }
 
   /// One seed id with its outcome.

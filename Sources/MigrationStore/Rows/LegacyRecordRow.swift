@@ -26,6 +26,9 @@ public struct LegacyRecordRow: Sendable {
   public var shape: String?
   /// The record's exact bytes.
   public var raw: [UInt8]
+  /// A compact copy of the decoded response, for a response that carries transactions: what
+  /// `compare` reads instead of `raw`.
+  public var compact: CompactCopy?
 
   /// Creates a row.
   ///
@@ -43,10 +46,12 @@ public struct LegacyRecordRow: Sendable {
   ///   - bundleId: the bundle id.
   ///   - shape: the response layout.
   ///   - raw: the exact bytes.
+  ///   - compact: the compact copy of its decoded response, if it carries transactions.
   public init(
     accountId: String, contentSHA256: [UInt8], sourcePath: String, sourceLine: Int?,
     sourceOffset: Int64, format: String, kind: String, status: Int64?, environment: String?,
-    capturedMilliseconds: Int64?, bundleId: String?, shape: String?, raw: [UInt8]
+    capturedMilliseconds: Int64?, bundleId: String?, shape: String?, raw: [UInt8],
+    compact: CompactCopy? = nil
   ) {
     self.accountId = accountId
     self.contentSHA256 = contentSHA256
@@ -61,5 +66,6 @@ public struct LegacyRecordRow: Sendable {
     self.bundleId = bundleId
     self.shape = shape
     self.raw = raw
+    self.compact = compact
   }
 }

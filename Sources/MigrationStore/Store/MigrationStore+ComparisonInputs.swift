@@ -46,25 +46,47 @@ extension MigrationStore {
 
   /// Everything stored for one account.
   ///
-  /// - Parameter accountId: the account.
+  /// - Parameters:
+  ///   - accountId: the account.
+  ///   - compactFormat: the compact form's current version: usable responses with a compact
+  ///     copy of this version come with it instead of their verbatim bytes (`nil`: verbatim
+  ///     bytes always).
   /// - Returns: its records, seeds and customers.
   /// - Throws: `SQLiteError`.
-  public func accountRecords(_ accountId: String) throws -> AccountRecords {
+  public func accountRecords(_ accountId: String, compactFormat: Int? = nil) throws
+    -> AccountRecords
+  {
     var records: [AccountRecords.Record] = []
+    // Listed from `legacy_records_by_account_version` alone (it covers every column named
+    // here), so the table's pages, which hold the verbatim bytes, are read only for the records
+    // that still need them.
+    var needingBytes: [(index: Int, id: Int64)] = []
     try database.forEachRow(
       """
-      SELECT version, kind, source_path, source_line, status, environment, captured_ms,
-        CASE WHEN kind = 'response' AND status IN (0, 21006) THEN raw END, format
-      FROM legacy_records WHERE account_id = ? ORDER BY version
+      SELECT r.id, r.version, r.kind, r.source_path, r.source_line, r.status, r.environment,
+        r.captured_ms, r.format, r.kind = 'response' AND r.status IN (0, 21006), c.format, c.body
+      FROM legacy_records r LEFT JOIN compact_responses c ON c.record_id = r.id
+      WHERE r.account_id = ? ORDER BY r.version
       """, binding: accountId
     ) { row in
+      let isUsable = try row.int64(at: 9) == 1
+      let storedFormat = try row.optionalInt(at: 10)
+      let compact =
+        isUsable && compactFormat != nil && storedFormat == compactFormat
+        ? try row.optionalBlob(at: 11) : nil
+      if isUsable, compact == nil { needingBytes.append((records.count, try row.int64(at: 0))) }
       records.append(
         AccountRecords.Record(
-          version: try row.int(at: 0), kind: try row.string(at: 1), format: try row.string(at: 8),
-          sourcePath: try row.string(at: 2),
-          sourceLine: try row.optionalInt(at: 3), status: try row.optionalInt64(at: 4),
-          environment: try row.optionalString(at: 5),
-          capturedMilliseconds: try row.optionalInt64(at: 6), raw: try row.optionalBlob(at: 7)))
+          version: try row.int(at: 1), kind: try row.string(at: 2), format: try row.string(at: 8),
+          sourcePath: try row.string(at: 3),
+          sourceLine: try row.optionalInt(at: 4), status: try row.optionalInt64(at: 5),
+          environment: try row.optionalString(at: 6),
+          capturedMilliseconds: try row.optionalInt64(at: 7), raw: nil, compact: compact))
+    }
+    for (index, id) in needingBytes {
+      records[index].raw = try database.firstRow(
+        "SELECT raw FROM legacy_records WHERE id = ?", binding: id,
+        decode: { try $0.blob(at: 0) })
     }
     var seeds: [AccountRecords.Seed] = []
     try database.forEachRow(

@@ -44,6 +44,9 @@ extension MigrationStore {
       "SELECT id FROM legacy_records WHERE account_id = ? AND content_sha256 = ?",
       binding: row.accountId, row.contentSHA256, decode: { try $0.int64(at: 0) })
     {
+      // The same bytes again: nothing new, but a record stored before it had a compact copy
+      // (or with one of another version) gets this one.
+      if let compact = row.compact { try storeCompactCopy(compact, recordId: existing) }
       return .alreadyStored(id: existing)
     }
     try database.run(
@@ -65,7 +68,37 @@ extension MigrationStore {
         row.sourceOffset, row.format, row.kind, row.status, row.environment,
         row.capturedMilliseconds, row.bundleId, row.shape, raw, runId)
     }
-    return .inserted(id: try database.lastInsertRowID, version: version)
+    let id = try database.lastInsertRowID
+    if let compact = row.compact { try storeCompactCopy(compact, recordId: id) }
+    return .inserted(id: id, version: version)
+  }
+
+  /// Whether some usable response (status 0 or 21006) lacks a compact copy of this format:
+  /// records stored before schema version 8, or before the compact form last changed.
+  ///
+  /// - Parameter format: the compact form's current version.
+  /// - Returns: `true` when at least one such record exists.
+  /// - Throws: `SQLiteError`.
+  public func hasResponsesWithoutCompactCopy(format: Int) throws -> Bool {
+    try database.firstRow(
+      """
+      SELECT 1 FROM legacy_records r
+      WHERE r.kind = 'response' AND r.status IN (0, 21006) AND NOT EXISTS (
+        SELECT 1 FROM compact_responses c WHERE c.record_id = r.id AND c.format = ?)
+      LIMIT 1
+      """, binding: format
+    ) { _ in true } ?? false
+  }
+
+  /// Stores a record's compact copy, replacing one of another format version.
+  private func storeCompactCopy(_ copy: CompactCopy, recordId: Int64) throws {
+    try database.run(
+      """
+      INSERT INTO compact_responses (record_id, format, body) VALUES (?, ?, ?)
+      ON CONFLICT (record_id) DO UPDATE SET format = excluded.format, body = excluded.body
+      WHERE format <> excluded.format
+      """,
+      binding: recordId, copy.format, copy.body)
   }
 
   /// Links seed ids to an account through the record they came from (idempotent).

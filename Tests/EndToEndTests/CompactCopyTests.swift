@@ -1,0 +1,66 @@
+import Foundation
+import LegacyReceipts
+import MigrationPipeline
+import MigrationStore
+import TestDirectories
+import Testing
+
+/// Ingest keeps a compact copy of every usable response, and compare reads it instead of the
+/// verbatim bytes: the copies must read back as the bytes do, and compare must classify and
+/// explain every account the same either way. (Own-code evidence: the verbatim decoding is the
+/// reference, and both sides are this project's.)
+@Suite("End to end: compact copies of responses")
+struct CompactCopyTests {
+  @Test("every usable response has a compact copy that reads back as its verbatim bytes do")
+  func copiesMatchBytes() async throws {
+    let (store, _, scratch) = try await CompareReadAheadTests.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
+    defer { try? store.close() }
+    var usable = 0
+    for accountId in try store.accountIds() {
+      let verbatim = try store.accountRecords(accountId).records
+      let compact = try store.accountRecords(
+        accountId, compactFormat: CompactResponse.formatVersion
+      ).records
+      for (bytes, copy) in zip(verbatim, compact) {
+        guard let raw = bytes.raw else {
+          #expect(copy.compact == nil)
+          continue
+        }
+        usable += 1
+        let format = try #require(LegacyInputFormat(rawValue: bytes.format))
+        let body = try #require(copy.compact, "\(accountId) v\(bytes.version) has no copy")
+        #expect(copy.raw == nil)
+        #expect(
+          try CompactResponse.decode(body)
+            == StoredRecordDecoder.response(of: raw, format: format))
+      }
+    }
+    #expect(usable > 50)
+  }
+
+  @Test("compare classifies and explains every account the same without the copies")
+  func sameWithoutCopies() async throws {
+    let (store, result, scratch) = try await CompareReadAheadTests.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
+    defer { try? store.close() }
+    let options = CompareOptions(
+      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
+    let accounts = try store.accountIds()
+    let withCopies = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+
+    let database = try SQLiteDatabase(
+      location: .path(scratch.appendingPathComponent("store.sqlite").path))
+    try database.execute("DELETE FROM compact_responses")
+    try database.close()
+    #expect(
+      try store.accountRecords(accounts[0], compactFormat: 1).records.allSatisfy {
+        $0.compact == nil
+      })
+    let withoutCopies = try CompareStage(store: store, options: options)
+      .compare(accountIds: accounts)
+    #expect(withCopies.map(\.category) == withoutCopies.map(\.category))
+    #expect(withCopies.map(\.explanation) == withoutCopies.map(\.explanation))
+    #expect(withCopies == withoutCopies)
+  }
+}
