@@ -30,6 +30,7 @@ let package = Package(
     .target(name: "JSON"),
     .target(name: "CryptoSupport", dependencies: ["COpenSSL"]),
     .target(name: "ASN1"),
+    .target(name: "CompactEncoding", dependencies: ["Chronology"]),
 
     // MARK: - Command line
 
@@ -39,11 +40,12 @@ let package = Package(
     // MARK: - Domain
 
     .target(
-      name: "LegacyReceipts", dependencies: ["Chronology", "JSON", "ASN1", "CryptoSupport"]),
+      name: "LegacyReceipts",
+      dependencies: ["Chronology", "CompactEncoding", "JSON", "ASN1", "CryptoSupport"]),
     .target(name: "HTTPClient", dependencies: ["COpenSSL", "Chronology"]),
     .target(
       name: "AppStoreServerAPI",
-      dependencies: ["JSON", "Chronology", "CryptoSupport", "HTTPClient"]),
+      dependencies: ["JSON", "Chronology", "CompactEncoding", "CryptoSupport", "HTTPClient"]),
     .target(
       name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
     .target(name: "MigrationStore", dependencies: ["CSQLite"]),
@@ -107,14 +109,16 @@ let package = Package(
     .testTarget(
       name: "LegacyReceiptsTests",
       dependencies: [
-        "LegacyReceipts", "Chronology", "JSON", "ASN1", "CryptoSupport", "TestDirectories",
+        "LegacyReceipts", "Chronology", "CompactEncoding", "JSON", "ASN1", "CryptoSupport",
+        "TestDirectories",
       ]),
     .testTarget(name: "ASN1Tests", dependencies: ["ASN1"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
     .testTarget(
       name: "AppStoreServerAPITests",
       dependencies: [
-        "AppStoreServerAPI", "CryptoSupport", "Chronology", "JSON", "TestDirectories",
+        "AppStoreServerAPI", "CompactEncoding", "CryptoSupport", "Chronology", "JSON",
+        "TestDirectories",
       ],
       exclude: ["Fixtures"]
     ),

@@ -1,4 +1,5 @@
 import Chronology
+import CompactEncoding
 import Foundation
 import LegacyReceipts
 import Testing
@@ -131,14 +132,14 @@ struct CompactResponseTests {
       })
     let bytes = CompactResponse.encode(response)
     for length in 0..<bytes.count {
-      #expect(throws: CompactResponseError.self) {
+      #expect(throws: CompactDecodingError.self) {
         try CompactResponse.decode(Array(bytes[..<length]))
       }
     }
-    #expect(throws: CompactResponseError.self) { try CompactResponse.decode(bytes + [0]) }
+    #expect(throws: CompactDecodingError.self) { try CompactResponse.decode(bytes + [0]) }
     var otherVersion = bytes
     otherVersion[0] = UInt8(CompactResponse.formatVersion + 1)
-    let error = #expect(throws: CompactResponseError.self) {
+    let error = #expect(throws: CompactDecodingError.self) {
       try CompactResponse.decode(otherVersion)
     }
     #expect(error?.description.contains("format version") == true)
@@ -170,7 +171,7 @@ struct CompactResponseTests {
       ([version, 0, 0b100, 2, 0xC3, 0, 0], "not UTF-8"),
     ]
     for (bytes, reason) in cases {
-      let error = #expect(throws: CompactResponseError.self) { try CompactResponse.decode(bytes) }
+      let error = #expect(throws: CompactDecodingError.self) { try CompactResponse.decode(bytes) }
       #expect(error?.reason.contains(reason) == true, "\(bytes): \(String(describing: error))")
     }
   }

@@ -1,34 +1,10 @@
 import Chronology
+import CompactEncoding
 
 // Reads the parts of the compact form in the order `CompactWriter+Response.swift` writes them.
 
 extension CompactReader {
-  /// The presence bits of one group, consumed one field at a time.
-  private struct Mask {
-    var bits: UInt64
-
-    /// Whether the next field is present.
-    mutating func next() -> Bool {
-      defer { bits >>= 1 }
-      return bits & 1 == 1
-    }
-
-    /// Whether any bit beyond the group's fields is set (the bytes are not ours).
-    func hasBitsBeyond(_ count: Int) -> Bool {
-      count < 64 && bits >> UInt64(count) != 0
-    }
-  }
-
-  /// Reads a group's mask and checks it names no field the group does not have.
-  private mutating func mask(of fieldCount: Int) throws(CompactResponseError) -> Mask {
-    let mask = Mask(bits: try unsigned())
-    guard !mask.hasBitsBeyond(fieldCount) else {
-      throw damaged("a field mask naming fields beyond the \(fieldCount) of its group")
-    }
-    return mask
-  }
-
-  mutating func readResponse() throws(CompactResponseError) -> VerifyReceiptResponse {
+  mutating func readResponse() throws(CompactDecodingError) -> VerifyReceiptResponse {
     var response = VerifyReceiptResponse(status: ReceiptStatus(rawValue: try signed()))
     var mask = try mask(of: 6)
     if mask.next() { response.environment = try environment() }
@@ -37,16 +13,16 @@ extension CompactReader {
     if mask.next() { response.receipt = try readReceipt() }
     response.hadLatestReceipt = mask.next()
     response.shape = mask.next() ? .iOS6 : .modern
-    response.latestReceiptInfo = try list { reader throws(CompactResponseError) in
+    response.latestReceiptInfo = try list { reader throws(CompactDecodingError) in
       try reader.readTransaction()
     }
-    response.pendingRenewalInfo = try list { reader throws(CompactResponseError) in
+    response.pendingRenewalInfo = try list { reader throws(CompactDecodingError) in
       try reader.readRenewal()
     }
     return response
   }
 
-  private mutating func readReceipt() throws(CompactResponseError) -> AppReceipt {
+  private mutating func readReceipt() throws(CompactDecodingError) -> AppReceipt {
     var receipt = AppReceipt()
     var mask = try mask(of: 13)
     if mask.next() { receipt.receiptType = try string() }
@@ -62,13 +38,13 @@ extension CompactReader {
     if mask.next() { receipt.originalPurchaseDate = try timestamp() }
     if mask.next() { receipt.expirationDate = try timestamp() }
     if mask.next() { receipt.preorderDate = try timestamp() }
-    receipt.inApp = try list { reader throws(CompactResponseError) in
+    receipt.inApp = try list { reader throws(CompactDecodingError) in
       try reader.readTransaction()
     }
     return receipt
   }
 
-  private mutating func readTransaction() throws(CompactResponseError) -> LegacyTransaction {
+  private mutating func readTransaction() throws(CompactDecodingError) -> LegacyTransaction {
     var mask = try mask(of: 18)
     // The origin is written after the fields; the transaction is built with a placeholder
     // and given its origin once read.
@@ -95,7 +71,7 @@ extension CompactReader {
     return transaction
   }
 
-  private mutating func readRenewal() throws(CompactResponseError) -> LegacyRenewalInfo {
+  private mutating func readRenewal() throws(CompactDecodingError) -> LegacyRenewalInfo {
     var renewal = LegacyRenewalInfo()
     var mask = try mask(of: 10)
     if mask.next() { renewal.originalTransactionId = try string() }
@@ -113,30 +89,7 @@ extension CompactReader {
 
   // MARK: - Values
 
-  /// A count, then that many items.
-  private mutating func list<Item>(
-    _ item: (inout CompactReader) throws(CompactResponseError) -> Item
-  ) throws(CompactResponseError) -> [Item] {
-    let count = try count()
-    var items: [Item] = []
-    items.reserveCapacity(count)
-    for _ in 0..<count { items.append(try item(&self)) }
-    return items
-  }
-
-  private mutating func bool() throws(CompactResponseError) -> Bool {
-    switch try byte() {
-    case 0: return false
-    case 1: return true
-    case let other: throw damaged("\(other) where a flag of 0 or 1 belongs")
-    }
-  }
-
-  private mutating func timestamp() throws(CompactResponseError) -> Timestamp {
-    Timestamp(millisecondsSince1970: try signed())
-  }
-
-  private mutating func environment() throws(CompactResponseError) -> ReceiptEnvironment {
+  private mutating func environment() throws(CompactDecodingError) -> ReceiptEnvironment {
     switch try byte() {
     case 0: return .production
     case 1: return .sandbox
@@ -145,7 +98,7 @@ extension CompactReader {
     }
   }
 
-  private mutating func ownership() throws(CompactResponseError) -> OwnershipType {
+  private mutating func ownership() throws(CompactDecodingError) -> OwnershipType {
     switch try byte() {
     case 0: return .purchased
     case 1: return .familyShared
@@ -154,7 +107,7 @@ extension CompactReader {
     }
   }
 
-  private mutating func origin() throws(CompactResponseError) -> TransactionOrigin {
+  private mutating func origin() throws(CompactDecodingError) -> TransactionOrigin {
     switch try byte() {
     case 0: return .latestReceiptInfo
     case 1: return .latestExpiredReceiptInfo

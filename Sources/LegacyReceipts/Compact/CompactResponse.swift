@@ -1,4 +1,5 @@
 import Chronology
+import CompactEncoding
 
 /// A decoded verifyReceipt response in a compact binary form: what `compare` and `report` read
 /// back instead of the verbatim record, which stays in the store untouched.
@@ -37,9 +38,9 @@ public enum CompactResponse {
   ///
   /// - Parameter bytes: what ``encode(_:)`` returned.
   /// - Returns: the response, equal to the one encoded.
-  /// - Throws: ``CompactResponseError`` when the bytes are damaged, trail, or are of another
+  /// - Throws: ``CompactDecodingError`` when the bytes are damaged, trail, or are of another
   ///   version.
-  public static func decode(_ bytes: [UInt8]) throws(CompactResponseError) -> VerifyReceiptResponse
+  public static func decode(_ bytes: [UInt8]) throws(CompactDecodingError) -> VerifyReceiptResponse
   {
     var reader = CompactReader(bytes)
     let version = try reader.byte()

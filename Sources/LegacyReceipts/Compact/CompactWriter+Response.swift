@@ -1,48 +1,11 @@
 import Chronology
+import CompactEncoding
 
 // The order of every part of the compact form. `CompactReader+Response.swift` reads the same
 // fields in the same order; a change to one is a change to both and to
 // `CompactResponse.formatVersion`.
 
 extension CompactWriter {
-  /// One group of optional fields, seen twice: first to learn which are present (the mask
-  /// written before them), then to write the present ones' values.
-  private struct Fields {
-    /// Whether this pass writes values (the second) or only learns the mask (the first).
-    let isWriting: Bool
-    var mask: UInt64 = 0
-    var next: UInt64 = 1
-    /// The response's writer, lent to the writing pass.
-    var writer = CompactWriter()
-
-    /// A field that may be absent; `write` appends its value when it is present.
-    mutating func field<Value>(_ value: Value?, _ write: (inout CompactWriter, Value) -> Void) {
-      if let value {
-        if isWriting { write(&writer, value) } else { mask |= next }
-      }
-      next <<= 1
-    }
-
-    /// A flag with no value: its bit set means true.
-    mutating func flag(_ isSet: Bool) {
-      if isSet, !isWriting { mask |= next }
-      next <<= 1
-    }
-  }
-
-  /// Writes one group: the mask of present fields, then their values in order.
-  private mutating func group(_ fill: (inout Fields) -> Void) {
-    var counting = Fields(isWriting: false)
-    fill(&counting)
-    unsigned(counting.mask)
-    // The writer is swapped in and back rather than copied, so its buffer is never shared
-    // (a shared buffer would be copied whole on the next append).
-    var writing = Fields(isWriting: true)
-    swap(&self, &writing.writer)
-    fill(&writing)
-    swap(&self, &writing.writer)
-  }
-
   mutating func write(_ response: VerifyReceiptResponse) {
     signed(response.status.rawValue)
     group { fields in
@@ -119,10 +82,6 @@ extension CompactWriter {
   }
 
   // MARK: - Values
-
-  mutating func bool(_ value: Bool) { byte(value ? 1 : 0) }
-
-  mutating func timestamp(_ value: Timestamp) { signed(value.millisecondsSince1970) }
 
   /// `0` production, `1` sandbox, `2` and the text for any other.
   mutating func environment(_ value: ReceiptEnvironment) {

@@ -1,6 +1,6 @@
 /// Why stored compact bytes could not be read back: they were damaged or written by another
 /// version of the format.
-public struct CompactResponseError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CompactDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The offset of the byte where reading failed.
   public var offset: Int
   /// What was wrong there.
@@ -17,5 +17,5 @@ public struct CompactResponseError: Error, Hashable, Sendable, CustomStringConve
   }
 
   /// The error as one sentence, with its offset.
-  public var description: String { "compact response damaged at byte \(offset): \(reason)" }
+  public var description: String { "compact copy damaged at byte \(offset): \(reason)" }
 }
