@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Foundation
 import LegacyReceipts
 import MigrationPipeline
@@ -5,11 +6,12 @@ import MigrationStore
 import TestDirectories
 import Testing
 
-/// Ingest keeps a compact copy of every usable response, and compare reads it instead of the
-/// verbatim bytes: the copies must read back as the bytes do, and compare must classify and
-/// explain every account the same either way. (Own-code evidence: the verbatim decoding is the
-/// reference, and both sides are this project's.)
-@Suite("End to end: compact copies of responses")
+/// Ingest keeps a compact copy of every usable response and backfill one of every transaction,
+/// and compare reads them instead of the verbatim bytes and signed values: the copies must
+/// read back as those do, and compare must classify and explain every account the same either
+/// way. (Own-code evidence: the verbatim decoding is the reference, and both sides are this
+/// project's.)
+@Suite("End to end: compact copies of responses and transactions")
 struct CompactCopyTests {
   @Test("every usable response has a compact copy that reads back as its verbatim bytes do")
   func copiesMatchBytes() async throws {
@@ -62,5 +64,47 @@ struct CompactCopyTests {
     #expect(withCopies.map(\.category) == withoutCopies.map(\.category))
     #expect(withCopies.map(\.explanation) == withoutCopies.map(\.explanation))
     #expect(withCopies == withoutCopies)
+  }
+
+  @Test(
+    "transactions stored without copies are compared from their signed values, get their copies once, and compare the same"
+  )
+  func transactionCopies() async throws {
+    let (store, result, scratch) = try await CompareReadAheadTests.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
+    defer { try? store.close() }
+    let format = CompactTransaction.formatVersion
+    let options = CompareOptions(
+      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
+    let accounts = try store.accountIds()
+    // The backfill stored every transaction with its copy.
+    #expect(try store.customersLackingCompactTransactions(format: format).isEmpty)
+    let customers = try accounts.flatMap {
+      try store.accountRecords($0, compactTransactionFormat: format).customers
+    }
+    #expect(customers.count > 20)
+    #expect(customers.allSatisfy { $0.compactTransactions != nil && $0.transactions.isEmpty })
+    let withCopies = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+
+    // As a store upgraded from schema 8 holds them: no copies, no customer marked complete.
+    let database = try SQLiteDatabase(
+      location: .path(scratch.appendingPathComponent("store.sqlite").path))
+    try database.execute(
+      "DELETE FROM compact_transactions; UPDATE customers SET compact_transactions_format = NULL")
+    try database.close()
+    let lacking = try store.customersLackingCompactTransactions(format: format)
+    #expect(lacking.count == Set(customers.map(\.row.id)).count)
+    let withoutCopies = try CompareStage(store: store, options: options)
+      .compare(accountIds: accounts)
+    #expect(withCopies == withoutCopies)
+
+    #expect(try TransactionCopyStage(store: store).run() == lacking.count)
+    #expect(try TransactionCopyStage(store: store).run() == 0)
+    let rebuilt = try accounts.flatMap {
+      try store.accountRecords($0, compactTransactionFormat: format).customers
+    }
+    #expect(rebuilt.map(\.compactTransactions) == customers.map(\.compactTransactions))
+    #expect(
+      try CompareStage(store: store, options: options).compare(accountIds: accounts) == withCopies)
   }
 }

@@ -257,7 +257,8 @@ public actor BackfillStage {
       let claim = try store.claimCustomer(
         key: key, appTransactionId: page.transactions.first?.payload.appTransactionId,
         environment: environment,
-        walkTransactionId: id, now: now().millisecondsSince1970)
+        walkTransactionId: id, now: now().millisecondsSince1970,
+        compactFormat: CompactTransaction.formatVersion)
       if claim.isNew {
         try store.storeHistoryPage(
           page.transactions.map(Self.row), customerId: claim.row.id, revision: page.revision,
@@ -489,6 +490,8 @@ public actor BackfillStage {
     row.appTransactionId = transaction.appTransactionId
     row.appAccountToken = transaction.appAccountToken
     row.signedMilliseconds = transaction.signedDate?.millisecondsSince1970
+    row.compact = CompactCopy(
+      format: CompactTransaction.formatVersion, body: CompactTransaction.encode(transaction))
     return row
   }
 

@@ -1,3 +1,4 @@
+import AppStoreServerAPI
 import Chronology
 import Dispatch
 import Entitlements
@@ -78,7 +79,9 @@ struct CompareChunkReader {
     try store.readTransaction {
       CompareChunkInputs(
         records: try accountIds.map {
-          try store.accountRecords($0, compactFormat: CompactResponse.formatVersion)
+          try store.accountRecords(
+            $0, compactFormat: CompactResponse.formatVersion,
+            compactTransactionFormat: CompactTransaction.formatVersion)
         },
         table: try tableRows(of: accountIds, from: store, options: options))
     }

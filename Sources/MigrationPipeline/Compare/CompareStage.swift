@@ -175,6 +175,16 @@ public struct CompareStage {
     return try StoredRecordDecoder.response(of: raw, format: format)
   }
 
+  /// A customer's transactions, from their compact copies when it has them.
+  static func storedTransactions(of customer: AccountRecords.Customer) throws -> [JWSTransaction] {
+    if let compact = customer.compactTransactions {
+      return try compact.map { bytes throws in try CompactTransaction.decode(bytes) }
+    }
+    return try customer.transactions.map {
+      try StoredSignedValue.decode($0, as: JWSTransaction.self)
+    }
+  }
+
   static func input(
     for records: AccountRecords, table: [String: [TableRow]]?,
     pendingRefreshes: [Int64: String] = [:]
@@ -209,9 +219,7 @@ public struct CompareStage {
         key: customer.row.key, environment: customer.row.environment,
         otherAccounts: customer.otherAccounts,
         data: AppStoreCustomerData(
-          transactions: try customer.transactions.map {
-            try StoredSignedValue.decode($0, as: JWSTransaction.self)
-          },
+          transactions: try storedTransactions(of: customer),
           statuses: try customer.statuses.map { row in
             StatusEntry(
               group: row.subscriptionGroup, status: SubscriptionStatus(rawValue: row.status),

@@ -200,6 +200,9 @@ public struct MigrationRunner: Sendable {
       try store.storeRunAccountTokens(tokens.mapping.tokenByAccount, runId: runId)
     }
     let compareBegan = now()
+    // Transactions stored before the store kept compact copies get theirs once, here: the
+    // comparison reads a customer's copies only when it has one for every transaction.
+    try TransactionCopyStage(store: store, observer: observer).run()
     // One pass, a chunk at a time: each chunk is stored and counted, then dropped. The report
     // computes the comparisons again from the store as it writes them.
     var outline: [ComparisonOutline] = []

@@ -56,8 +56,12 @@ public struct AccountRecords: Sendable {
     public var row: CustomerRow
     /// Other accounts linked to the same customer.
     public var otherAccounts: [String]
-    /// Every transaction's signed value, by transaction id.
+    /// Every transaction's signed value, by transaction id (empty when `compactTransactions`
+    /// stands in for them).
     public var transactions: [StoredSignedText]
+    /// Every transaction's compact copy, by transaction id, when each has one of the version
+    /// asked for; then `transactions` is empty.
+    public var compactTransactions: [[UInt8]]? = nil
     /// Every subscription's status, by original transaction id.
     public var statuses: [Status]
     /// Tokens `link` set on its purchases since it was last fetched, by original transaction

@@ -1,6 +1,6 @@
-/// A compact copy of a decoded legacy response, as the store keeps it beside the verbatim
-/// record (the store only keeps the bytes; `LegacyReceipts.CompactResponse` writes and reads
-/// them).
+/// A compact copy of a decoded value, as the store keeps it beside the verbatim one: of a legacy
+/// response (`LegacyReceipts.CompactResponse`) or of a signed transaction's payload
+/// (`AppStoreServerAPI.CompactTransaction`). The store only keeps the bytes.
 public struct CompactCopy: Hashable, Sendable {
   /// The version of the compact form the bytes are in.
   public var format: Int

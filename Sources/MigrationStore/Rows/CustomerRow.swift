@@ -21,12 +21,16 @@ public struct CustomerRow: Hashable, Sendable {
   /// Whether the app transaction was fetched (only when asked for).
   public var isAppTransactionComplete: Bool
 
+  /// The version of the compact form every stored transaction of the customer has a copy in,
+  /// or `nil` when some may lack one (see ``TransactionRow/compact``).
+  public var compactTransactionsFormat: Int?
+
   /// Creates a row.
   public init(
     id: Int64, key: String, appTransactionId: String?, environment: String,
     walkTransactionId: String,
     historyRevision: String?, historyPages: Int, isHistoryComplete: Bool, areStatusesComplete: Bool,
-    isAppTransactionComplete: Bool
+    isAppTransactionComplete: Bool, compactTransactionsFormat: Int? = nil
   ) {
     self.id = id
     self.key = key
@@ -38,5 +42,6 @@ public struct CustomerRow: Hashable, Sendable {
     self.isHistoryComplete = isHistoryComplete
     self.areStatusesComplete = areStatusesComplete
     self.isAppTransactionComplete = isAppTransactionComplete
+    self.compactTransactionsFormat = compactTransactionsFormat
   }
 }

@@ -44,6 +44,10 @@ public struct TransactionRow: Hashable, Sendable {
   public var signedMilliseconds: Int64?
   /// The compact JWS exactly as the App Store sent it.
   public var jws: String
+  /// A compact copy of the decoded payload, kept by customer beside the signed value (the
+  /// store only keeps the bytes; `AppStoreServerAPI.CompactTransaction` writes and reads them).
+  /// A transaction stored without one leaves its customer without a complete set of copies.
+  public var compact: CompactCopy?
 
   /// Creates a row with the id and the JWS; decoded columns default to absent.
   public init(transactionId: String, jws: String) {

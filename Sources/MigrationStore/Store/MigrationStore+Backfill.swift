@@ -76,7 +76,7 @@ extension MigrationStore {
 
   private static let customerColumns = """
     id, customer_key, app_transaction_id, environment, walk_transaction_id, history_revision, history_pages,
-    history_complete, statuses_complete, app_transaction_complete
+    history_complete, statuses_complete, app_transaction_complete, compact_transactions_format
     """
 
   private func customerRow(_ row: SQLiteRow) throws -> CustomerRow {
@@ -86,7 +86,8 @@ extension MigrationStore {
       environment: try row.string(at: 3), walkTransactionId: try row.string(at: 4),
       historyRevision: try row.optionalString(at: 5), historyPages: try row.int(at: 6),
       isHistoryComplete: try row.bool(at: 7), areStatusesComplete: try row.bool(at: 8),
-      isAppTransactionComplete: try row.bool(at: 9))
+      isAppTransactionComplete: try row.bool(at: 9),
+      compactTransactionsFormat: try row.optionalInt(at: 10))
   }
 
   /// The customer with this key.
@@ -145,19 +146,22 @@ extension MigrationStore {
   ///   - environment: the environment that knows it.
   ///   - walkTransactionId: the id its history walk starts with.
   ///   - now: the current instant (Unix ms).
+  ///   - compactFormat: the version of the compact copies its transactions will be stored with
+  ///     (`nil`: none); a new customer has no transactions yet, so all of them have copies.
   /// - Returns: the row, and whether it was created now.
   /// - Throws: `SQLiteError`.
   public func claimCustomer(
     key: String, appTransactionId: String?, environment: String, walkTransactionId: String,
-    now: Int64
+    now: Int64, compactFormat: Int? = nil
   ) throws -> (row: CustomerRow, isNew: Bool) {
     if let existing = try customer(key: key) { return (existing, false) }
     try database.run(
       """
-      INSERT INTO customers (customer_key, app_transaction_id, environment, walk_transaction_id, updated_ms)
-      VALUES (?, ?, ?, ?, ?)
+      INSERT INTO customers (customer_key, app_transaction_id, environment, walk_transaction_id, updated_ms,
+        compact_transactions_format)
+      VALUES (?, ?, ?, ?, ?, ?)
       """,
-      binding: key, appTransactionId, environment, walkTransactionId, now)
+      binding: key, appTransactionId, environment, walkTransactionId, now, compactFormat)
     guard let created = try customer(key: key) else {
       throw SQLiteError(
         code: .error, message: "the customer \(key) vanished after insertion", sql: nil,
@@ -192,11 +196,18 @@ extension MigrationStore {
   }
 
   /// Stores transactions of a customer: a transaction already stored is replaced only by a copy
-  /// signed at the same instant or later. Runs inside the caller's transaction.
+  /// signed at the same instant or later, and its compact copy with it. Runs inside the
+  /// caller's transaction.
   func upsertTransactions(_ rows: [TransactionRow], customerId: Int64) throws {
     var lookup = HeaderLookup()
+    // The versions of the copies written (`nil`: a transaction written without one).
+    var copyFormats: Set<Int?> = []
     for row in rows {
       let signed = try storedParts(of: row.jws, lookup: &lookup)
+      // A transaction Apple now lists under another customer moves, and its copy with it.
+      let previousOwner = try database.firstRow(
+        "SELECT customer_id FROM transactions WHERE transaction_id = ?", binding: row.transactionId,
+        decode: { try $0.int64(at: 0) })
       try database.run(
         """
         INSERT INTO transactions (transaction_id, customer_id, original_transaction_id, product_id, subscription_group,
@@ -226,6 +237,40 @@ extension MigrationStore {
         row.offerIdentifier, row.transactionReason, row.environment, row.appTransactionId,
         row.appAccountToken,
         row.signedMilliseconds, signed.rest, signed.headerId)
+      // The stored transaction was kept (an older copy): its compact copy stays as it is.
+      guard try database.changes > 0 else { continue }
+      if let previousOwner, previousOwner != customerId {
+        try database.run(
+          "DELETE FROM compact_transactions WHERE customer_id = ? AND transaction_id = ?",
+          binding: previousOwner, row.transactionId)
+      }
+      try storeCompactTransaction(
+        row.compact, transactionId: row.transactionId, customerId: customerId)
+      copyFormats.insert(row.compact?.format)
+    }
+    // A customer whose copies are no longer all of its version is marked as such.
+    for format in copyFormats {
+      try database.run(
+        """
+        UPDATE customers SET compact_transactions_format = NULL
+        WHERE id = ? AND compact_transactions_format IS NOT NULL AND compact_transactions_format IS NOT ?
+        """,
+        binding: customerId, format)
+    }
+  }
+
+  /// Stores the compact copy of a transaction just written, or removes the copy it replaces.
+  private func storeCompactTransaction(
+    _ compact: CompactCopy?, transactionId: String, customerId: Int64
+  ) throws {
+    if let compact {
+      try database.run(
+        "INSERT OR REPLACE INTO compact_transactions (customer_id, transaction_id, format, body) VALUES (?, ?, ?, ?)",
+        binding: customerId, transactionId, compact.format, compact.body)
+    } else {
+      try database.run(
+        "DELETE FROM compact_transactions WHERE customer_id = ? AND transaction_id = ?",
+        binding: customerId, transactionId)
     }
   }
 

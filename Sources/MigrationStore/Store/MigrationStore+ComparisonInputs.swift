@@ -48,14 +48,17 @@ extension MigrationStore {
   ///
   /// - Parameters:
   ///   - accountId: the account.
-  ///   - compactFormat: the compact form's current version: usable responses with a compact
-  ///     copy of this version come with it instead of their verbatim bytes (`nil`: verbatim
-  ///     bytes always).
+  ///   - compactFormat: the compact response form's current version: usable responses with a
+  ///     compact copy of this version come with it instead of their verbatim bytes (`nil`:
+  ///     verbatim bytes always).
+  ///   - compactTransactionFormat: the compact transaction form's current version: customers
+  ///     whose every transaction has a copy of this version come with the copies instead of the
+  ///     signed values (`nil`: signed values always).
   /// - Returns: its records, seeds and customers.
   /// - Throws: `SQLiteError`.
-  public func accountRecords(_ accountId: String, compactFormat: Int? = nil) throws
-    -> AccountRecords
-  {
+  public func accountRecords(
+    _ accountId: String, compactFormat: Int? = nil, compactTransactionFormat: Int? = nil
+  ) throws -> AccountRecords {
     var records: [AccountRecords.Record] = []
     // Listed from `legacy_records_by_account_version` alone (it covers every column named
     // here), so the table's pages, which hold the verbatim bytes, are read only for the records
@@ -141,12 +144,20 @@ extension MigrationStore {
         "SELECT account_id FROM account_customers WHERE customer_id = ? AND account_id <> ? ORDER BY account_id",
         binding: id, accountId
       ) { others.append(try $0.string(at: 0)) }
+      // The compact copies when they are complete: then the signed values, on pages scattered
+      // through the largest table, are not read at all.
+      var copies: [[UInt8]]?
+      if let compactTransactionFormat {
+        copies = try compactTransactions(ofCustomer: row, format: compactTransactionFormat)
+      }
       var transactions: [StoredSignedText] = []
-      try database.forEachRow(
-        Self.transactionsOfCustomer, binding: id
-      ) {
-        transactions.append(
-          try signedText(headerId: try $0.optionalInt64(at: 0), rest: try $0.string(at: 1)))
+      if copies == nil {
+        try database.forEachRow(
+          Self.transactionsOfCustomer, binding: id
+        ) {
+          transactions.append(
+            try signedText(headerId: try $0.optionalInt64(at: 0), rest: try $0.string(at: 1)))
+        }
       }
       var statuses: [AccountRecords.Status] = []
       try database.forEachRow(
@@ -165,7 +176,8 @@ extension MigrationStore {
       }
       customers.append(
         AccountRecords.Customer(
-          row: row, otherAccounts: others, transactions: transactions, statuses: statuses,
+          row: row, otherAccounts: others, transactions: transactions,
+          compactTransactions: copies, statuses: statuses,
           writtenTokens: try writtenTokens(customerId: id)))
     }
     return AccountRecords(

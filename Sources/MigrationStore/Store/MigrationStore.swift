@@ -19,6 +19,7 @@ public final class MigrationStore {
         SchemaV1.migration, SchemaV2.migration, SchemaV3.migration, SchemaV4.migration,
         SchemaV5.migration, SchemaV6.migration, SchemaV7.migration,
         SchemaV8.migration,
+        SchemaV9.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every
