@@ -41,15 +41,8 @@ public enum CompactTransaction {
   /// - Throws: `CompactDecodingError` when the bytes are damaged, trail, or are of another
   ///   version.
   public static func decode(_ bytes: [UInt8]) throws(CompactDecodingError) -> JWSTransaction {
-    var reader = CompactReader(bytes)
-    let version = try reader.byte()
-    guard version == formatVersion else {
-      throw reader.damaged("format version \(version), not \(formatVersion)")
+    try CompactReader.readWhole(bytes, formatVersion: formatVersion, noun: "the transaction") {
+      reader throws(CompactDecodingError) in try reader.readTransaction()
     }
-    let transaction = try reader.readTransaction()
-    guard reader.isAtEnd else {
-      throw reader.damaged("\(reader.remaining) bytes trail the transaction")
-    }
-    return transaction
   }
 }

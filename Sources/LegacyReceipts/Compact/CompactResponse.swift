@@ -42,15 +42,8 @@ public enum CompactResponse {
   ///   version.
   public static func decode(_ bytes: [UInt8]) throws(CompactDecodingError) -> VerifyReceiptResponse
   {
-    var reader = CompactReader(bytes)
-    let version = try reader.byte()
-    guard version == formatVersion else {
-      throw reader.damaged("format version \(version), not \(formatVersion)")
+    try CompactReader.readWhole(bytes, formatVersion: formatVersion, noun: "the response") {
+      reader throws(CompactDecodingError) in try reader.readResponse()
     }
-    let response = try reader.readResponse()
-    guard reader.isAtEnd else {
-      throw reader.damaged("\(reader.remaining) bytes trail the response")
-    }
-    return response
   }
 }
