@@ -1,11 +1,14 @@
+import Chronology
+import Entitlements
 import Foundation
+import LegacyReceipts
 import MigrationPipeline
 import MigrationStore
 import TestDirectories
 import Testing
 
-/// The compare stage reads the next chunk on a second connection while it compares and stores
-/// the current one (own-code evidence: both sides are this project's).
+/// The compare stage reads the next chunk, a part on each of several connections, while it
+/// compares and stores the current one (own-code evidence: both sides are this project's).
 @Suite("End to end: compare reads ahead")
 struct CompareReadAheadTests {
   /// A store file that a whole run over a 60-account world filled, the run, and the directory
@@ -30,14 +33,30 @@ struct CompareReadAheadTests {
     }
   }
 
-  @Test("many small chunks read ahead classify every account as one serial read does")
-  func sameAsSerial() async throws {
+  @Test(
+    "many small chunks read ahead in parts classify every account as one serial read does, with the team table stored or in memory",
+    arguments: [false, true])
+  func sameAsSerial(tableInMemory: Bool) async throws {
     let (store, result, scratch) = try await Self.migratedStore()
     defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
-    let compareOptions = CompareOptions(
-      asOf: result.run.summary.asOf,
-      storedTableRunId: result.run.summary.runId)
+    let runId = result.run.summary.runId
+    var compareOptions = CompareOptions(asOf: result.run.summary.asOf, storedTableRunId: runId)
+    if tableInMemory {
+      var table: [String: [TableRow]] = [:]
+      for accountId in try store.accountIds() {
+        table[accountId] = try store.currentEntitlements(runId: runId, accountId: accountId)
+          .compactMap { row in
+            EntitlementStatus(rawValue: row.status).map {
+              TableRow(
+                productId: row.productId, status: $0,
+                expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+            }
+          }
+      }
+      #expect(table.values.contains { !$0.isEmpty })
+      compareOptions = CompareOptions(asOf: result.run.summary.asOf, table: table)
+    }
     let serial = try CompareStage(store: store, options: compareOptions)
       .compare(accountIds: try store.accountIds())
     var chunks = 0
@@ -49,6 +68,7 @@ struct CompareReadAheadTests {
     #expect(count == serial.count)
     #expect(chunks == (serial.count + 6) / 7)
     #expect(ahead == serial.map(\.explanation))
+    #expect(serial.contains { $0.tableCategory != nil }, "the team table must be compared")
     #expect(serial.contains { $0.category != .unresolved }, "the world must hold resolved accounts")
   }
 
