@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Entitlements
+import LegacyReceipts
 import MigrationStore
 
 /// Plans a `link` run from the store alone (no network): audits every account's purchases
@@ -34,13 +35,15 @@ public struct LinkPlanner {
     let accounts = try store.accountIds()
     for account in accounts {
       try StopRequest.checkpoint()
-      let records = try store.accountRecords(account)
+      // The compact forms, as compare reads them: the plan needs only the customers'
+      // transactions, and the verbatim legacy bytes and signed values are the largest reads.
+      let records = try store.accountRecords(
+        account, compactFormat: CompactResponse.formatVersion,
+        compactTransactionFormat: CompactTransaction.formatVersion)
       let customers = try records.customers.map { customer in
         TokenAuditor.Customer(
           key: customer.row.key, environment: customer.row.environment,
-          transactions: try customer.transactions.map {
-            try StoredSignedValue.decode($0, as: JWSTransaction.self)
-          },
+          transactions: try CompareStage.storedTransactions(of: customer),
           writtenTokens: customer.writtenTokens)
       }
       let ids = Dictionary(
