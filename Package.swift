@@ -71,9 +71,8 @@ let package = Package(
     .target(
       name: "MigrationPipeline",
       dependencies: [
-        "AppStoreServerAPI", "Chronology", "CryptoSupport", "Entitlements", "JSON",
-        "LegacyReceipts",
-        "MigrationStore", "Terminal", "MigrationReports",
+        "AppStoreServerAPI", "Chronology", "CompactEncoding", "CryptoSupport", "Entitlements",
+        "JSON", "LegacyReceipts", "MigrationStore", "Terminal", "MigrationReports",
       ]
     ),
 

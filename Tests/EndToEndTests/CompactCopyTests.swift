@@ -107,4 +107,43 @@ struct CompactCopyTests {
     #expect(
       try CompareStage(store: store, options: options).compare(accountIds: accounts) == withCopies)
   }
+
+  @Test(
+    "a damaged transaction copy stops compare with the customer named and the fix; cleared, it is built again"
+  )
+  func damagedTransactionCopy() async throws {
+    let (store, result, scratch) = try await CompareReadAheadTests.migratedStore()
+    defer { TemporaryDirectory.remove(scratch) }
+    defer { try? store.close() }
+    let options = CompareOptions(
+      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
+    let accounts = try store.accountIds()
+    let intact = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+
+    let path = scratch.appendingPathComponent("store.sqlite").path
+    let database = try SQLiteDatabase(location: .path(path))
+    let customer = try #require(
+      try database.firstRow("SELECT customer_id FROM compact_transactions LIMIT 1") {
+        try $0.int64(at: 0)
+      })
+    try database.execute(
+      "UPDATE compact_transactions SET body = x'01ff' WHERE customer_id = \(customer)")
+    try database.close()
+    let error = #expect(throws: (any Error).self) {
+      try CompareStage(store: store, options: options).compare(accountIds: accounts)
+    }
+    let message = "\(error.map { String(describing: $0) } ?? "")"
+    #expect(message.contains("compact copies of customer"))
+    #expect(message.contains("WHERE id = \(customer)"))
+
+    let fixing = try SQLiteDatabase(location: .path(path))
+    try fixing.execute(
+      "UPDATE customers SET compact_transactions_format = NULL WHERE id = \(customer)")
+    try fixing.close()
+    #expect(
+      try CompareStage(store: store, options: options).compare(accountIds: accounts) == intact)
+    #expect(try TransactionCopyStage(store: store).run() == 1)
+    #expect(
+      try CompareStage(store: store, options: options).compare(accountIds: accounts) == intact)
+  }
 }

@@ -1,5 +1,6 @@
 import AppStoreServerAPI
 import Chronology
+import CompactEncoding
 import Dispatch
 import Entitlements
 import LegacyReceipts
@@ -178,7 +179,20 @@ public struct CompareStage {
   /// A customer's transactions, from their compact copies when it has them.
   static func storedTransactions(of customer: AccountRecords.Customer) throws -> [JWSTransaction] {
     if let compact = customer.compactTransactions {
-      return try compact.map { bytes throws in try CompactTransaction.decode(bytes) }
+      do {
+        return try compact.map { bytes throws(CompactDecodingError) in
+          try CompactTransaction.decode(bytes)
+        }
+      } catch {
+        // The copies are derived from the signed values, which stay intact: say which
+        // customer's are damaged and how to have them built again.
+        throw StoredSignedValue.Failure(
+          description:
+            "the compact copies of customer \(customer.row.key)'s transactions are damaged (\(error)); "
+            + "they are made from its signed transactions, which are intact: clear them with "
+            + "`UPDATE customers SET compact_transactions_format = NULL WHERE id = \(customer.row.id)` "
+            + "and the next compare builds them again")
+      }
     }
     return try customer.transactions.map {
       try StoredSignedValue.decode($0, as: JWSTransaction.self)
