@@ -100,14 +100,16 @@ private final class CountingSource: ComparisonSource, @unchecked Sendable {
     return self
   }
 
-  func outline() -> [ComparisonOutline] { base.outline() }
-
-  func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
-    let count = asked.withLock { asked in
-      asked.append(accountIds)
-      return asked.count
+  func forEachInDisplayOrder(
+    chunkSize: Int, pseudonymizer: Pseudonymizer?, _ body: ([AccountComparison]) throws -> Void
+  ) throws {
+    try base.forEachInDisplayOrder(chunkSize: chunkSize, pseudonymizer: pseudonymizer) { chunk in
+      let count = asked.withLock { asked in
+        asked.append(chunk.map(\.accountId))
+        return asked.count
+      }
+      if let failAfter, let failure, count > failAfter { throw failure }
+      try body(chunk)
     }
-    if let failAfter, let failure, count > failAfter { throw failure }
-    return base.comparisons(of: accountIds)
   }
 }

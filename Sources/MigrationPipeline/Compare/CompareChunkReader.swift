@@ -29,12 +29,21 @@ struct CompareChunkReader {
   /// Calls `body` with each chunk's inputs, in order.
   ///
   /// - Parameters:
-  ///   - chunks: the accounts of each chunk.
+  ///   - next: the accounts of the next chunk, or `nil` after the last; called on the caller's
+  ///     thread, between calls of `body`, so it may use the store's own connection.
   ///   - body: compares and stores one chunk.
-  /// - Throws: `SQLiteError`, or what `body` throws; the read-ahead has stopped when it returns.
-  func forEach(_ chunks: [[String]], body: (CompareChunkInputs) throws -> Void) throws {
-    guard chunks.count > 1, let first = try store.openReader() else {
-      for chunk in chunks { try body(try Self.read(chunk, from: store, options: options)) }
+  /// - Throws: `SQLiteError`, or what `next` or `body` throws; the read-ahead has stopped when
+  ///   it returns.
+  func forEach(next: () throws -> [String]?, body: (CompareChunkInputs) throws -> Void) throws {
+    guard let firstChunk = try next() else { return }
+    var upcoming = try next()
+    guard upcoming != nil, let first = try store.openReader() else {
+      var chunk: [String]? = firstChunk
+      while let ids = chunk {
+        try body(try Self.read(ids, from: store, options: options))
+        chunk = upcoming
+        if upcoming != nil { upcoming = try next() }
+      }
       return
     }
     var readers = [first]
@@ -43,35 +52,38 @@ struct CompareChunkReader {
       readers.append(another)
     }
     let connections = readers.map(ReaderConnection.init(store:))
-    let handoff = BoundedHandoff<Result<CompareChunkInputs, any Error>>(capacity: 1)
-    // One chunk is read only once the one before it has been taken: memory holds the chunk
-    // being compared and the one being read, never a third waiting in between.
-    // (Made at 0 and signalled: libdispatch traps when a semaphore is freed below the value it
-    // was made with, which a reader stopped early leaves it at.)
-    let mayRead = DispatchSemaphore(value: 0)
-    mayRead.signal()
+    // The chunks to read go one way, what was read the other. A chunk is asked for only once
+    // the one before it has been taken: memory holds the chunk being compared and the one
+    // being read, never a third waiting in between.
+    let orders = BoundedHandoff<[String]>(capacity: 1)
+    let results = BoundedHandoff<Result<CompareChunkInputs, any Error>>(capacity: 1)
     let done = DispatchSemaphore(value: 0)
     let options = self.options
     DispatchQueue(label: "receipt-migrate.compare.read-ahead", qos: .userInitiated).async {
       defer { done.signal() }
-      for chunk in chunks {
-        mayRead.wait()
+      while let chunk = orders.take() {
         let inputs = Result { try Self.read(chunk, through: connections, options: options) }
-        guard handoff.put(inputs), case .success = inputs else { break }
+        guard results.put(inputs), case .success = inputs else { break }
       }
-      handoff.close()
+      results.close()
     }
     defer {
-      // Stop the reader (a put returns at once once closed; a wait for its turn is released)
-      // and wait for it before its connections close.
-      handoff.close()
-      mayRead.signal()
+      // Stop the reader (a put returns at once once closed; a take returns nil) and wait for it
+      // before its connections close.
+      orders.close()
+      results.close()
       done.wait()
     }
-    for _ in chunks {
-      guard let inputs = handoff.take() else { break }
-      mayRead.signal()
-      try body(try inputs.get())
+    _ = orders.put(firstChunk)
+    while let result = results.take() {
+      let inputs = try result.get()
+      if let chunk = upcoming {
+        _ = orders.put(chunk)
+        upcoming = try next()
+      } else {
+        orders.close()
+      }
+      try body(inputs)
     }
   }
 

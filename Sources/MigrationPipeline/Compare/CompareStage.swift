@@ -14,7 +14,8 @@ public struct CompareStage {
   /// The stage's name in progress reports.
   public static let name = "compare"
 
-  private let store: MigrationStore
+  /// The store it reads; a report orders the accounts through the same connection.
+  let store: MigrationStore
   private let options: CompareOptions
   private let observer: (any ProgressObserver)?
   private let chunkSize: Int
@@ -54,34 +55,40 @@ public struct CompareStage {
   /// - Throws: `SQLiteError`, a failure to read back a stored value, or what `body` throws.
   @discardableResult
   public func run(each body: ([AccountComparison]) throws -> Void) throws -> Int {
-    let accounts = try store.accountIds()
-    observer?.stageStarted(Self.name, unit: "accounts", total: Int64(accounts.count))
+    observer?.stageStarted(Self.name, unit: "accounts", total: Int64(try store.accountCount()))
     let pending = try store.pendingRefreshes()
-    let chunks = stride(from: 0, to: accounts.count, by: chunkSize).map {
-      Array(accounts[$0..<min(accounts.count, $0 + chunkSize)])
+    // The ids are read a chunk at a time too: a million of them would be 60 MB held throughout.
+    var last: String?
+    func nextChunk() throws -> [String]? {
+      let ids = try store.accountIds(after: last, limit: chunkSize)
+      last = ids.last
+      return ids.isEmpty ? nil : ids
     }
-    try forEachChunk(chunks, pendingRefreshes: pending) { comparisons in
+    var compared = 0
+    try forEachChunk(next: nextChunk, pendingRefreshes: pending) { comparisons in
       try StopRequest.checkpoint()
       try body(comparisons)
+      compared += comparisons.count
       observer?.advanced(Self.name, by: Int64(comparisons.count))
     }
     observer?.stageFinished(Self.name)
-    return accounts.count
+    return compared
   }
 
   /// Compares each chunk of accounts, in order, reading the next chunk from the store while
   /// `body` works on the current one (see ``CompareChunkReader``).
   ///
   /// - Parameters:
-  ///   - chunks: the accounts, a chunk at a time.
+  ///   - next: the accounts of the next chunk, or `nil` after the last; called on this thread.
   ///   - pending: the store's pending refreshes, read once.
   ///   - body: receives each chunk's comparisons, in the chunk's order.
-  /// - Throws: `SQLiteError`, a failure to read back a stored value, or what `body` throws.
+  /// - Throws: `SQLiteError`, a failure to read back a stored value, or what `next` or `body`
+  ///   throws.
   func forEachChunk(
-    _ chunks: [[String]], pendingRefreshes pending: [Int64: String],
+    next: () throws -> [String]?, pendingRefreshes pending: [Int64: String],
     _ body: ([AccountComparison]) throws -> Void
   ) throws {
-    try CompareChunkReader(store: store, options: options).forEach(chunks) { inputs in
+    try CompareChunkReader(store: store, options: options).forEach(next: next) { inputs in
       try body(try compare(inputs, pendingRefreshes: pending))
     }
   }

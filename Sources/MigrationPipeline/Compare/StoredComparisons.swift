@@ -1,12 +1,26 @@
 import Entitlements
 import MigrationReports
+import MigrationStore
 
-/// A run's comparisons as a report reads them: computed again from the store a chunk at a
-/// time, in the order the report asks, so a report of a million accounts never holds them all.
-/// The outline (each account's id and category) is what the compare pass found.
+/// A run's comparisons as a report reads them: ordered inside the store and computed again
+/// from it a chunk at a time, so a report of a million accounts holds neither the comparisons
+/// nor a list of the accounts.
+///
+/// The accounts are ordered in a TEMP table of the stage's connection: each account's display
+/// key (its category's rank and the id the report shows) is written there a page at a time,
+/// then read back sorted a chunk at a time.
 public struct StoredComparisons: ComparisonSource {
+  /// Where each account's category comes from.
+  public enum Outline: Hashable, Sendable {
+    /// What the run's compare pass stored.
+    case storedRun(String)
+    /// What ``StoredRun/recount(store:observer:)`` left on the same connection.
+    case recounted
+  }
+
   private let stage: CompareStage
-  private let entries: [ComparisonOutline]
+  private let outline: Outline
+  private let pageSize: Int
   /// Read once: every chunk the report asks for is compared against the same queue.
   private let pendingRefreshes: [Int64: String]
 
@@ -14,27 +28,64 @@ public struct StoredComparisons: ComparisonSource {
   ///
   /// - Parameters:
   ///   - stage: compares accounts from the store, with the run's instant, catalogue and table.
-  ///   - outline: every account of the run with the category its compare pass found.
+  ///   - outline: where every account's category comes from.
+  ///   - pageSize: how many accounts are written into the display order at once.
   /// - Throws: `SQLiteError` when the pending refreshes cannot be read.
-  public init(stage: CompareStage, outline: [ComparisonOutline]) throws {
+  public init(
+    stage: CompareStage, outline: Outline, pageSize: Int = StoredComparisons.defaultPageSize
+  ) throws {
     self.stage = stage
-    entries = outline
+    self.outline = outline
+    self.pageSize = max(1, pageSize)
     pendingRefreshes = try stage.pendingRefreshes()
   }
 
-  /// Every account's id and category.
-  public func outline() -> [ComparisonOutline] { entries }
+  /// Accounts written into the display order at once, unless told otherwise.
+  public static let defaultPageSize = 4_096
 
-  /// The comparisons of these accounts, in this order.
-  public func comparisons(of accountIds: [String]) throws -> [AccountComparison] {
-    try stage.compare(accountIds: accountIds, pendingRefreshes: pendingRefreshes)
+  /// Every comparison in display order, the next chunk read from the store while `body` writes
+  /// the current one.
+  public func forEachInDisplayOrder(
+    chunkSize: Int, pseudonymizer: Pseudonymizer?, _ body: ([AccountComparison]) throws -> Void
+  ) throws {
+    let store = stage.store
+    try store.resetDisplayOrder()
+    var after: String?
+    while true {
+      let page = try classifications(after: after, store: store)
+      guard let last = page.last else { break }
+      try store.appendDisplayOrder(
+        try page.map { entry in
+          guard let category = DiscrepancyCategory(rawValue: entry.category) else {
+            throw RunRecipe.Failure(
+              description:
+                "account \(entry.accountId) is stored with the category \"\(entry.category)\", "
+                + "which this version does not know; write the report with the version that made "
+                + "the run")
+          }
+          let key = ComparisonOutline(accountId: entry.accountId, category: category)
+            .displayKey(pseudonymizer: pseudonymizer)
+          return DisplayOrderRow(rank: key.rank, shownId: key.shownId, accountId: entry.accountId)
+        })
+      after = last.accountId
+    }
+    var position: DisplayOrderRow?
+    try stage.forEachChunk(
+      next: {
+        let rows = try store.displayOrder(after: position, limit: max(1, chunkSize))
+        position = rows.last
+        return rows.isEmpty ? nil : rows.map(\.accountId)
+      }, pendingRefreshes: pendingRefreshes, body)
   }
 
-  /// The comparisons of each chunk, the next chunk read from the store while `body` writes the
-  /// current one.
-  public func forEachChunk(
-    _ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void
-  ) throws {
-    try stage.forEachChunk(chunks, pendingRefreshes: pendingRefreshes, body)
+  private func classifications(after: String?, store: MigrationStore) throws
+    -> [(accountId: String, category: String)]
+  {
+    switch outline {
+    case .storedRun(let runId):
+      try store.classifications(runId: runId, after: after, limit: pageSize)
+    case .recounted:
+      try store.recountedClassifications(after: after, limit: pageSize)
+    }
   }
 }

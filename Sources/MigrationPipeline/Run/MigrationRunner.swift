@@ -204,8 +204,7 @@ public struct MigrationRunner: Sendable {
     // comparison reads a customer's copies only when it has one for every transaction.
     try TransactionCopyStage(store: store, observer: observer).run()
     // One pass, a chunk at a time: each chunk is stored and counted, then dropped. The report
-    // computes the comparisons again from the store as it writes them.
-    var outline: [ComparisonOutline] = []
+    // orders the stored classifications and computes the comparisons again as it writes them.
     var statistics = RunStatistics()
     var failOn = options.failOn.map(FailOnTally.init)
     try store.clearComparisons(runId: runId)
@@ -215,8 +214,6 @@ public struct MigrationRunner: Sendable {
     ).run { chunk in
       try store.appendComparisons(chunk.map(Self.row), runId: runId)
       for comparison in chunk {
-        outline.append(
-          ComparisonOutline(accountId: comparison.accountId, category: comparison.category))
         statistics.add(comparison)
         failOn?.add(comparison)
       }
@@ -256,7 +253,7 @@ public struct MigrationRunner: Sendable {
     let clock = now
     let finalRecipe = recipe
     return RecordedRun(
-      summary: summary, outline: outline, statistics: statistics,
+      summary: summary, statistics: statistics,
       rejectedTableRows: rejectedTableRows, changes: difference?.changes ?? [],
       lostNotifications: lost, quarantinedTokenRows: tokens?.quarantined ?? [],
       load: {
@@ -283,7 +280,8 @@ public struct MigrationRunner: Sendable {
     let stage = CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
     return try ReportWriter.writeRun(
-      summary: run.summary, source: try StoredComparisons(stage: stage, outline: run.outline),
+      summary: run.summary,
+      source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
       context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
       reportsDirectory: options.reportsDirectory, options: reportOptions)
   }

@@ -1,14 +1,13 @@
 import Entitlements
 import MigrationReports
 
-/// A comparison run recorded in the store: its summary, every account's id and category, and
-/// the counts — not the comparisons themselves, which a million accounts could not hold. They
-/// are computed again from the store when a report or a check needs them (``comparisons()``).
+/// A comparison run recorded in the store: its summary and the counts — not the comparisons
+/// themselves, which a million accounts could not hold, nor a list of its accounts. The store
+/// keeps each account's classification; the comparisons are computed again from the store when
+/// a report or a check needs them (``comparisons()``).
 public struct RecordedRun: Sendable {
   /// The run's summary, as reports show it and as the store keeps it.
   public var summary: RunSummary
-  /// Every account's id and category, as the compare pass found them.
-  public var outline: [ComparisonOutline]
   /// Every account, counted: what the headline shows.
   public var statistics: RunStatistics
   /// Rows of the team table that were rejected (line and reason); empty when none was read.
@@ -25,7 +24,6 @@ public struct RecordedRun: Sendable {
   ///
   /// - Parameters:
   ///   - summary: the summary.
-  ///   - outline: every account's id and category.
   ///   - statistics: every account, counted.
   ///   - rejectedTableRows: the team table's rejected rows.
   ///   - changes: the accounts whose category changed since the run compared with.
@@ -33,14 +31,13 @@ public struct RecordedRun: Sendable {
   ///   - quarantinedTokenRows: the token mapping's rows that could not be used.
   ///   - load: computes every comparison again.
   public init(
-    summary: RunSummary, outline: [ComparisonOutline], statistics: RunStatistics,
+    summary: RunSummary, statistics: RunStatistics,
     rejectedTableRows: [(line: Int, reason: String)] = [], changes: [AccountChange] = [],
     lostNotifications: [LostNotification] = [],
     quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow] = [],
     load: @escaping @Sendable () throws -> [AccountComparison]
   ) {
     self.summary = summary
-    self.outline = outline
     self.statistics = statistics
     self.rejectedTableRows = rejectedTableRows
     self.changes = changes
@@ -62,11 +59,8 @@ public struct RecordedRun: Sendable {
     quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow] = []
   ) {
     self.init(
-      summary: summary,
-      outline: comparisons.map {
-        ComparisonOutline(accountId: $0.accountId, category: $0.category)
-      },
-      statistics: RunStatistics(comparisons), rejectedTableRows: rejectedTableRows,
+      summary: summary, statistics: RunStatistics(comparisons),
+      rejectedTableRows: rejectedTableRows,
       changes: changes, lostNotifications: lostNotifications,
       quarantinedTokenRows: quarantinedTokenRows, load: { comparisons })
   }

@@ -71,20 +71,21 @@ public struct StoredRun: Sendable {
     ).compare(accountId: accountId)
   }
 
-  /// Every account computed again from the store a chunk at a time, keeping none: the outline
-  /// of how each classifies now (for a report streamed with ``source(outline:store:)``), and the
-  /// accounts that classify differently than when the run was made.
+  /// Every account computed again from the store a chunk at a time, keeping none: how each
+  /// classifies now, left in a TEMP table of `store`'s connection for a report streamed with
+  /// ``source(outline:store:)``, and the accounts that classify differently than when the run
+  /// was made.
   ///
   /// - Parameters:
-  ///   - store: the store.
+  ///   - store: the store; the report must be written through the same connection.
   ///   - observer: where progress goes.
-  /// - Returns: the outline and the changed account ids, sorted.
+  /// - Returns: where the report finds the categories, and the changed account ids, sorted.
   /// - Throws: `SQLiteError`, or a stored value that cannot be read back.
   public func recount(store: MigrationStore, observer: (any ProgressObserver)? = nil) throws
-    -> (outline: [ComparisonOutline], changed: [String])
+    -> (outline: StoredComparisons.Outline, changed: [String])
   {
-    var outline: [ComparisonOutline] = []
     var changed = Set(try store.classifiedAccountsNoLongerStored(runId: row.id))
+    try store.resetRecountedClassifications()
     try CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: row.id),
       observer: observer
@@ -93,26 +94,26 @@ public struct StoredRun: Sendable {
       let recorded = Dictionary(
         try store.comparisons(runId: row.id, accountIds: first...last).map { ($0.accountId, $0) },
         uniquingKeysWith: { first, _ in first })
-      for comparison in chunk {
-        outline.append(
-          ComparisonOutline(accountId: comparison.accountId, category: comparison.category))
-        if recorded[comparison.accountId] != MigrationRunner.row(comparison) {
-          changed.insert(comparison.accountId)
-        }
+      try store.appendRecountedClassifications(
+        chunk.map { ($0.accountId, $0.category.rawValue) })
+      for comparison in chunk
+      where recorded[comparison.accountId] != MigrationRunner.row(comparison) {
+        changed.insert(comparison.accountId)
       }
     }
-    return (outline, changed.sorted())
+    return (.recounted, changed.sorted())
   }
 
   /// The run's accounts as a report streams them: computed again from the store, a chunk at a
   /// time, with the run's instant, catalogue and table.
   ///
   /// - Parameters:
-  ///   - outline: every account and its category, from ``recount(store:observer:)``.
+  ///   - outline: where each account's category comes from: ``recount(store:observer:)``'s,
+  ///     or the run's own classifications.
   ///   - store: the store, open while the report is written.
   /// - Returns: the source.
   /// - Throws: `SQLiteError`, or a catalogue that cannot be read.
-  public func source(outline: [ComparisonOutline], store: MigrationStore) throws
+  public func source(outline: StoredComparisons.Outline, store: MigrationStore) throws
     -> StoredComparisons
   {
     try StoredComparisons(

@@ -9,13 +9,16 @@ public struct ComparisonArray: ComparisonSource {
     byAccount = Dictionary(comparisons.map { ($0.accountId, $0) }, uniquingKeysWith: { $1 })
   }
 
-  /// Every account's id and category.
-  public func outline() -> [ComparisonOutline] {
-    byAccount.values.map { ComparisonOutline(accountId: $0.accountId, category: $0.category) }
-  }
-
-  /// The comparisons of these accounts, in this order.
-  public func comparisons(of accountIds: [String]) -> [AccountComparison] {
-    accountIds.compactMap { byAccount[$0] }
+  /// Every comparison in display order, sorted in memory, a chunk at a time.
+  public func forEachInDisplayOrder(
+    chunkSize: Int, pseudonymizer: Pseudonymizer?, _ body: ([AccountComparison]) throws -> Void
+  ) throws {
+    let order = DisplayOrder.sorted(
+      byAccount.values.map { ComparisonOutline(accountId: $0.accountId, category: $0.category) },
+      pseudonymizer: pseudonymizer)
+    for start in stride(from: 0, to: order.count, by: max(1, chunkSize)) {
+      try body(
+        order[start..<min(order.count, start + max(1, chunkSize))].compactMap { byAccount[$0] })
+    }
   }
 }

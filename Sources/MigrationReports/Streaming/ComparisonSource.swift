@@ -1,39 +1,24 @@
 import Entitlements
 
-/// Where a report reads its accounts from without holding them all: an outline of every account
-/// (its id and category, enough to order them), and the full comparisons of any accounts on
-/// request, a chunk at a time.
+/// Where a report reads its accounts from without holding them all: every account's comparison
+/// in display order, a chunk at a time.
 ///
-/// A store-backed source recomputes comparisons from the store, so a report of a million
-/// accounts holds only its outline and one chunk; ``ComparisonArray`` serves comparisons already
-/// in memory.
+/// A store-backed source orders the accounts inside the store and computes their comparisons
+/// again from it, so a report of a million accounts holds one chunk, never a list of every
+/// account; ``ComparisonArray`` serves comparisons already in memory.
 public protocol ComparisonSource {
-  /// Every account's id and category, in any order.
-  func outline() throws -> [ComparisonOutline]
-
-  /// The comparisons of these accounts, in this order.
-  ///
-  /// - Parameter accountIds: accounts of the outline.
-  /// - Returns: one comparison per id, in the order given.
-  func comparisons(of accountIds: [String]) throws -> [AccountComparison]
-
-  /// Calls `body` with the comparisons of each chunk of accounts, in order. A source that can
-  /// prepare the next chunk while `body` works on the current one does so; by default each
-  /// chunk is asked for in turn with ``comparisons(of:)``.
+  /// Calls `body` with every account's comparison, each once, in display order: by category
+  /// (``DisplayOrder/rank(of:)``), then by the id the report shows (the account id, or its
+  /// pseudonym when `pseudonymizer` is given) compared byte by byte, then by account id.
   ///
   /// - Parameters:
-  ///   - chunks: accounts of the outline, a chunk at a time.
-  ///   - body: receives one comparison per id of each chunk, in the order given.
-  func forEachChunk(_ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void) throws
-}
-
-extension ComparisonSource {
-  /// Asks for each chunk in turn.
-  public func forEachChunk(_ chunks: [[String]], _ body: ([AccountComparison]) throws -> Void)
-    throws
-  {
-    for chunk in chunks { try body(try comparisons(of: chunk)) }
-  }
+  ///   - chunkSize: the most comparisons `body` receives at once.
+  ///   - pseudonymizer: the redaction whose pseudonyms order the accounts, if any.
+  ///   - body: receives each chunk, in order.
+  /// - Throws: what reading the accounts throws, or what `body` throws.
+  func forEachInDisplayOrder(
+    chunkSize: Int, pseudonymizer: Pseudonymizer?, _ body: ([AccountComparison]) throws -> Void
+  ) throws
 }
 
 /// One account as a report orders it, without its comparison.
@@ -47,5 +32,10 @@ public struct ComparisonOutline: Hashable, Sendable {
   public init(accountId: String, category: DiscrepancyCategory) {
     self.accountId = accountId
     self.category = category
+  }
+
+  /// The entry's key in display order, under `pseudonymizer`.
+  public func displayKey(pseudonymizer: Pseudonymizer?) -> (rank: Int, shownId: String) {
+    (DisplayOrder.rank(of: category), pseudonymizer?.pseudonym(forAccount: accountId) ?? accountId)
   }
 }

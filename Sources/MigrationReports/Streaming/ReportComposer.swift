@@ -4,8 +4,8 @@ import Entitlements
 /// a time: the per-account files (`discrepancies.*`, `discrepancy-keys.*`) and report.html's
 /// rows are written as the accounts stream past while the aggregates are counted; the files
 /// that lead with aggregates (report.html, summary.md, run.json) are written after. Memory
-/// holds the outline (an id and a category per account), one chunk of comparisons and the
-/// aggregates — never every comparison.
+/// holds one chunk of comparisons and the aggregates; the source orders the accounts (a
+/// store-backed one inside the store), so nothing here grows with the number of accounts.
 enum ReportComposer {
   /// Accounts compared (or read) at once.
   static let chunkSize = 512
@@ -44,11 +44,9 @@ enum ReportComposer {
       var statistics = ReportStatistics(topExplanationCount: options.topExplanationCount)
       var tokens = summary.tokenMapping == nil ? nil : TokenAuditStatistics()
       var rows = HTMLAccountRows(asOf: summary.asOf, options: options)
-      let order = displayOrder(try source.outline(), pseudonymizer: options.pseudonymizer)
-      let chunks = stride(from: 0, to: order.count, by: chunkSize).map {
-        Array(order[$0..<min(order.count, $0 + chunkSize)])
-      }
-      try source.forEachChunk(chunks) { comparisons in
+      try source.forEachInDisplayOrder(
+        chunkSize: chunkSize, pseudonymizer: options.pseudonymizer
+      ) { comparisons in
         for comparison in comparisons {
           let account = options.pseudonymizer?.redacting(comparison) ?? comparison
           statistics.add(account)
@@ -95,21 +93,4 @@ enum ReportComposer {
 
   /// The scratch file that holds report.html's rows while they are gathered.
   static let rowsScratchName = "report.html.rows"
-
-  /// The accounts' ids in display order: by category, then by the id the report shows (the
-  /// pseudonym under `--redact`).
-  static func displayOrder(_ outline: [ComparisonOutline], pseudonymizer: Pseudonymizer?)
-    -> [String]
-  {
-    let shown = outline.map { entry in
-      (
-        id: entry.accountId, category: entry.category,
-        shown: pseudonymizer?.pseudonym(forAccount: entry.accountId) ?? entry.accountId
-      )
-    }
-    return shown.sorted { lhs, rhs in
-      if lhs.category != rhs.category { return DisplayOrder.precedes(lhs.category, rhs.category) }
-      return lhs.shown.utf8.lexicographicallyPrecedes(rhs.shown.utf8)
-    }.map(\.id)
-  }
 }

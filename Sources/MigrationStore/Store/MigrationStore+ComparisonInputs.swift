@@ -13,6 +13,37 @@ extension MigrationStore {
     return ids
   }
 
+  /// How many accounts the store holds.
+  ///
+  /// - Returns: the count.
+  /// - Throws: `SQLiteError`.
+  public func accountCount() throws -> Int {
+    try database.firstRow("SELECT COUNT(*) FROM accounts") { try $0.int(at: 0) } ?? 0
+  }
+
+  /// Account ids a page at a time, sorted: a pass over every account holds one page of ids,
+  /// not all of them.
+  ///
+  /// - Parameters:
+  ///   - after: the last id of the previous page, or `nil` for the first page.
+  ///   - limit: the most ids to return.
+  /// - Returns: the page; empty after the last account.
+  /// - Throws: `SQLiteError`.
+  public func accountIds(after: String?, limit: Int) throws -> [String] {
+    var ids: [String] = []
+    let append = { (row: SQLiteRow) in ids.append(try row.string(at: 0)) }
+    if let after {
+      try database.forEachRow(
+        "SELECT account_id FROM accounts WHERE account_id > ? ORDER BY account_id LIMIT ?",
+        binding: after, limit, body: append)
+    } else {
+      try database.forEachRow(
+        "SELECT account_id FROM accounts ORDER BY account_id LIMIT ?", binding: limit,
+        body: append)
+    }
+    return ids
+  }
+
   /// Every product the App Store's stored transactions name, with the type and subscription
   /// group Apple signed for it: what the comparison learns of products the catalogue omits.
   ///
