@@ -239,6 +239,7 @@ extension MigrationStore {
         row.signedMilliseconds, signed.rest, signed.headerId)
       // The stored transaction was kept (an older copy): its compact copy stays as it is.
       guard try database.changes > 0 else { continue }
+      try noteProductSeen(row)
       if let previousOwner, previousOwner != customerId {
         try database.run(
           "DELETE FROM compact_transactions WHERE customer_id = ? AND transaction_id = ?",
@@ -257,6 +258,23 @@ extension MigrationStore {
         """,
         binding: customerId, format)
     }
+  }
+
+  /// Records the product of a transaction just written in `products_seen`, keeping the greatest
+  /// type and group seen for it (`MAX` ignores `NULL`; the scalar `MAX` of a value and `NULL` is
+  /// `NULL`, hence the `COALESCE`).
+  private func noteProductSeen(_ row: TransactionRow) throws {
+    guard let productId = row.productId else { return }
+    try database.run(
+      """
+      INSERT INTO products_seen (product_id, type, subscription_group) VALUES (?, ?, ?)
+      ON CONFLICT (product_id) DO UPDATE SET
+        type = COALESCE(MAX(type, excluded.type), type, excluded.type),
+        subscription_group = COALESCE(
+          MAX(subscription_group, excluded.subscription_group), subscription_group,
+          excluded.subscription_group)
+      """,
+      binding: productId, row.type, row.subscriptionGroup)
   }
 
   /// Stores the compact copy of a transaction just written, or removes the copy it replaces.

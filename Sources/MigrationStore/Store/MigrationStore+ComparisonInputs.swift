@@ -46,17 +46,16 @@ extension MigrationStore {
 
   /// Every product the App Store's stored transactions name, with the type and subscription
   /// group Apple signed for it: what the comparison learns of products the catalogue omits.
+  /// Read from `products_seen`, a row per product that storing each transaction keeps, not
+  /// from the transactions themselves.
   ///
-  /// - Returns: one entry per product id, sorted; type and group as stored (`nil` when no
-  ///   transaction carried them).
+  /// - Returns: one entry per product id, sorted; the greatest type and group stored with it
+  ///   (`nil` when no transaction carried them).
   /// - Throws: `SQLiteError`.
   public func productsSeen() throws -> [(productId: String, type: String?, group: String?)] {
     var products: [(String, String?, String?)] = []
     try database.forEachRow(
-      """
-      SELECT product_id, MAX(type), MAX(subscription_group) FROM transactions
-      WHERE product_id IS NOT NULL GROUP BY product_id ORDER BY product_id
-      """
+      "SELECT product_id, type, subscription_group FROM products_seen ORDER BY product_id"
     ) {
       products.append(
         (try $0.string(at: 0), try $0.optionalString(at: 1), try $0.optionalString(at: 2)))

@@ -20,6 +20,7 @@ public final class MigrationStore {
         SchemaV5.migration, SchemaV6.migration, SchemaV7.migration,
         SchemaV8.migration,
         SchemaV9.migration,
+        SchemaV10.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every
