@@ -12,7 +12,7 @@ struct DisplayOrderStorageTests {
   /// lengths.
   static let awkwardIds = [
     "a", "B", "b", "ab", "a b", "a-b", "é", "e", "z", "Z", "😀", "ｚ", "10", "9", "099", "",
-    "acct-0001", "acct-001", "acct-01", "ß", "ss", "\u{1F1EB}\u{1F1F7}",
+    "acct-0001", "acct-001", "acct-01", "ß", "ss", "\u{1F1EB}\u{1F1F7}", "e\u{301}x", "f",
     // Canonically equivalent, so equal as Swift strings, but different bytes: byte order
     // decides, never Unicode equivalence.
     "\u{00C5}", "A\u{030A}",
@@ -100,6 +100,14 @@ struct DisplayOrderStorageTests {
     #expect(try walk { try store.recountedClassifications(after: $0, limit: 4) } == sortedIds)
     #expect(try walk { try store.classifications(runId: "r1", after: $0, limit: 4) } == sortedIds)
     #expect(try store.classifications(runId: "r2", after: nil, limit: 4).isEmpty)
+    // A range in the store's byte order whose bounds Swift orders the other way round (it
+    // compares normalized scalars: é, U+00E9, after f): no `ClosedRange` could hold it.
+    let first = "e\u{301}x"
+    #expect(!(first < "f"), "Swift orders the bounds the other way round")
+    #expect(
+      try store.comparisons(runId: "r1", from: first, through: "f").map(\.accountId) == [
+        first, "f",
+      ])
   }
 
   @Test("account ids page in order and the count matches")

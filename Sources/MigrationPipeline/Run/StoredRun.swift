@@ -92,7 +92,7 @@ public struct StoredRun: Sendable {
     ).run { chunk in
       guard let first = chunk.first?.accountId, let last = chunk.last?.accountId else { return }
       let recorded = Dictionary(
-        try store.comparisons(runId: row.id, accountIds: first...last).map { ($0.accountId, $0) },
+        try store.comparisons(runId: row.id, from: first, through: last).map { ($0.accountId, $0) },
         uniquingKeysWith: { first, _ in first })
       try store.appendRecountedClassifications(
         chunk.map { ($0.accountId, $0.category.rawValue) })

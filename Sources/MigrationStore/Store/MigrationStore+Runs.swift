@@ -259,10 +259,13 @@ extension MigrationStore {
   ///
   /// - Parameters:
   ///   - runId: the run.
-  ///   - accountIds: the first and last account id of the range.
+  ///   - first: the first account id of the range.
+  ///   - last: the last account id of the range, in the store's order (bytes, which is not
+  ///     Swift's order of `String`s: a `ClosedRange` of a chunk's first and last id could trap).
   /// - Returns: one row per account in the range that the run classified.
   /// - Throws: `SQLiteError`.
-  public func comparisons(runId: String, accountIds: ClosedRange<String>) throws -> [ComparisonRow]
+  public func comparisons(runId: String, from first: String, through last: String) throws
+    -> [ComparisonRow]
   {
     var rows: [ComparisonRow] = []
     try database.forEachRow(
@@ -270,7 +273,7 @@ extension MigrationStore {
       SELECT account_id, category, table_category, cause, explanation FROM comparisons
       WHERE run_id = ? AND account_id >= ? AND account_id <= ? ORDER BY account_id
       """,
-      binding: runId, accountIds.lowerBound, accountIds.upperBound
+      binding: runId, first, last
     ) { rows.append(try Self.comparisonRow($0)) }
     return rows
   }
