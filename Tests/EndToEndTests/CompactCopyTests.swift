@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import Entitlements
 import Foundation
 import LegacyReceipts
 import MigrationPipeline
@@ -13,6 +14,18 @@ import Testing
 /// project's.)
 @Suite("End to end: compact copies of responses and transactions")
 struct CompactCopyTests {
+  /// Compares these accounts with the run's instant and its stored team table, as the tests
+  /// below do before and after they change the copies.
+  static func compare(_ accounts: [String], in store: MigrationStore, as result: MigrationOutcome)
+    throws -> [AccountComparison]
+  {
+    try CompareStage(
+      store: store,
+      options: CompareOptions(
+        asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
+    ).compare(accountIds: accounts)
+  }
+
   @Test("every usable response has a compact copy that reads back as its verbatim bytes do")
   func copiesMatchBytes() async throws {
     let (store, _, scratch) = try await CompareReadAheadTests.migratedStore()
@@ -46,10 +59,9 @@ struct CompactCopyTests {
     let (store, result, scratch) = try await CompareReadAheadTests.migratedStore()
     defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
-    let options = CompareOptions(
-      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
     let accounts = try store.accountIds()
-    let withCopies = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+    let compareAll = { try Self.compare(accounts, in: store, as: result) }
+    let withCopies = try compareAll()
 
     let database = try SQLiteDatabase(
       location: .path(scratch.appendingPathComponent("store.sqlite").path))
@@ -59,8 +71,7 @@ struct CompactCopyTests {
       try store.accountRecords(accounts[0], compactFormat: 1).records.allSatisfy {
         $0.compact == nil
       })
-    let withoutCopies = try CompareStage(store: store, options: options)
-      .compare(accountIds: accounts)
+    let withoutCopies = try compareAll()
     #expect(withCopies.map(\.category) == withoutCopies.map(\.category))
     #expect(withCopies.map(\.explanation) == withoutCopies.map(\.explanation))
     #expect(withCopies == withoutCopies)
@@ -74,9 +85,8 @@ struct CompactCopyTests {
     defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
     let format = CompactTransaction.formatVersion
-    let options = CompareOptions(
-      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
     let accounts = try store.accountIds()
+    let compareAll = { try Self.compare(accounts, in: store, as: result) }
     // The backfill stored every transaction with its copy.
     #expect(try store.customersLackingCompactTransactions(format: format).isEmpty)
     let customers = try accounts.flatMap {
@@ -84,7 +94,7 @@ struct CompactCopyTests {
     }
     #expect(customers.count > 20)
     #expect(customers.allSatisfy { $0.compactTransactions != nil && $0.transactions.isEmpty })
-    let withCopies = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+    let withCopies = try compareAll()
 
     // As a store upgraded from schema 8 holds them: no copies, no customer marked complete.
     let database = try SQLiteDatabase(
@@ -94,8 +104,7 @@ struct CompactCopyTests {
     try database.close()
     let lacking = try store.customersLackingCompactTransactions(format: format)
     #expect(lacking.count == Set(customers.map(\.row.id)).count)
-    let withoutCopies = try CompareStage(store: store, options: options)
-      .compare(accountIds: accounts)
+    let withoutCopies = try compareAll()
     #expect(withCopies == withoutCopies)
 
     #expect(try TransactionCopyStage(store: store).run() == lacking.count)
@@ -105,7 +114,7 @@ struct CompactCopyTests {
     }
     #expect(rebuilt.map(\.compactTransactions) == customers.map(\.compactTransactions))
     #expect(
-      try CompareStage(store: store, options: options).compare(accountIds: accounts) == withCopies)
+      try compareAll() == withCopies)
   }
 
   @Test(
@@ -115,10 +124,9 @@ struct CompactCopyTests {
     let (store, result, scratch) = try await CompareReadAheadTests.migratedStore()
     defer { TemporaryDirectory.remove(scratch) }
     defer { try? store.close() }
-    let options = CompareOptions(
-      asOf: result.run.summary.asOf, storedTableRunId: result.run.summary.runId)
     let accounts = try store.accountIds()
-    let intact = try CompareStage(store: store, options: options).compare(accountIds: accounts)
+    let compareAll = { try Self.compare(accounts, in: store, as: result) }
+    let intact = try compareAll()
 
     let path = scratch.appendingPathComponent("store.sqlite").path
     let database = try SQLiteDatabase(location: .path(path))
@@ -130,7 +138,7 @@ struct CompactCopyTests {
       "UPDATE compact_transactions SET body = x'01ff' WHERE customer_id = \(customer)")
     try database.close()
     let error = #expect(throws: (any Error).self) {
-      try CompareStage(store: store, options: options).compare(accountIds: accounts)
+      try compareAll()
     }
     let message = "\(error.map { String(describing: $0) } ?? "")"
     #expect(message.contains("compact copies of customer"))
@@ -141,9 +149,9 @@ struct CompactCopyTests {
       "UPDATE customers SET compact_transactions_format = NULL WHERE id = \(customer)")
     try fixing.close()
     #expect(
-      try CompareStage(store: store, options: options).compare(accountIds: accounts) == intact)
+      try compareAll() == intact)
     #expect(try TransactionCopyStage(store: store).run() == 1)
     #expect(
-      try CompareStage(store: store, options: options).compare(accountIds: accounts) == intact)
+      try compareAll() == intact)
   }
 }

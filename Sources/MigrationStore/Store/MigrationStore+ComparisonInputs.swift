@@ -18,7 +18,7 @@ extension MigrationStore {
   /// - Returns: the count.
   /// - Throws: `SQLiteError`.
   public func accountCount() throws -> Int {
-    try database.firstRow("SELECT COUNT(*) FROM accounts") { try $0.int(at: 0) } ?? 0
+    try count("SELECT COUNT(*) FROM accounts")
   }
 
   /// Account ids a page at a time, sorted: a pass over every account holds one page of ids,

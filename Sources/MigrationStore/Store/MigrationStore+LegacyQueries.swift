@@ -20,7 +20,7 @@ extension MigrationStore {
   /// - Throws: `SQLiteError`.
   public func legacyTotals() throws -> LegacyStoreTotals {
     var totals = LegacyStoreTotals()
-    totals.accounts = try count("SELECT COUNT(*) FROM accounts")
+    totals.accounts = try accountCount()
     totals.records = try count("SELECT COUNT(*) FROM legacy_records")
     totals.distinctOriginalTransactionIds = try count(
       "SELECT COUNT(DISTINCT original_transaction_id) FROM seeds")
@@ -64,7 +64,8 @@ extension MigrationStore {
     return totals
   }
 
-  private func count(_ sql: String) throws -> Int {
+  /// The number a `SELECT COUNT(*) …` statement answers.
+  func count(_ sql: String) throws -> Int {
     try database.firstRow(sql, decode: { try $0.int(at: 0) }) ?? 0
   }
 }
