@@ -32,9 +32,49 @@ enum CSVFields {
     let quote = UInt8(ascii: "\"")
     let comma = UInt8(ascii: ",")
     var fields: [String] = []
+    var start = 0
+    while true {
+      var end = start
+      while end < bytes.count, bytes[end] != comma, bytes[end] != quote { end += 1 }
+      if end < bytes.count, bytes[end] == quote {
+        let (value, next) = quotedField(bytes, from: start)
+        fields.append(value)
+        guard let next else { return fields }
+        start = next
+        continue
+      }
+      fields.append(plainField(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+      guard end < bytes.count else { return fields }
+      start = end + 1
+    }
+  }
+
+  /// A field without quotes, straight from its bytes: almost every field of a real table.
+  ///
+  /// Spaces and tabs come off the bytes; a field whose ends are then ASCII is decoded as it
+  /// stands, and one that starts or ends with another byte goes through ``trimmed(_:newlines:)``,
+  /// which knows the rest of Unicode's white space.
+  private static func plainField(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    var first = 0
+    var end = bytes.count
+    while first < end, bytes[first] == 0x20 || bytes[first] == 0x09 { first += 1 }
+    while first < end, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+    guard first < end else { return "" }
+    guard bytes[first] < 0x80, bytes[end - 1] < 0x80 else { return field(Array(bytes)) }
+    return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+  }
+
+  /// A field with a quote in it, read from `start` to the first comma outside quotes.
+  ///
+  /// - Returns: the field, and where the next one starts (`nil` when this one ends the line).
+  private static func quotedField(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
+    -> (field: String, next: Int?)
+  {
+    let quote = UInt8(ascii: "\"")
+    let comma = UInt8(ascii: ",")
     var current: [UInt8] = []
     var quoted = false
-    var index = 0
+    var index = start
     while index < bytes.count {
       let byte = bytes[index]
       index += 1
@@ -51,14 +91,12 @@ enum CSVFields {
       } else if byte == quote {
         quoted = true
       } else if byte == comma {
-        fields.append(field(current))
-        current.removeAll(keepingCapacity: true)
+        return (field(current), index)
       } else {
         current.append(byte)
       }
     }
-    fields.append(field(current))
-    return fields
+    return (field(current), nil)
   }
 
   /// One field's text, trimmed.
