@@ -214,9 +214,13 @@ extension MigrationStore {
   /// - Throws: `SQLiteError`.
   public func appendCurrentEntitlements(_ rows: [CurrentEntitlementRow], runId: String) throws {
     try writeTransaction {
+      // One statement for the block: finding it by its text again for every row cost about a
+      // fifth of storing the row.
+      let insert = try database.cachedStatement(
+        "INSERT INTO run_current_entitlements (run_id, account_id, product_id, status, expires_ms) VALUES (?, ?, ?, ?, ?)"
+      )
       for row in rows {
-        try database.run(
-          "INSERT INTO run_current_entitlements (run_id, account_id, product_id, status, expires_ms) VALUES (?, ?, ?, ?, ?)",
+        try insert.run(
           binding: runId, row.accountId, row.productId, row.status, row.expiresMilliseconds)
       }
     }
@@ -244,11 +248,12 @@ extension MigrationStore {
   }
 
   private func insertComparisons(_ rows: [ComparisonRow], runId: String) throws {
+    let insert = try database.cachedStatement(
+      """
+      INSERT INTO comparisons (run_id, account_id, category, table_category, cause, explanation) VALUES (?, ?, ?, ?, ?, ?)
+      """)
     for row in rows {
-      try database.run(
-        """
-        INSERT INTO comparisons (run_id, account_id, category, table_category, cause, explanation) VALUES (?, ?, ?, ?, ?, ?)
-        """,
+      try insert.run(
         binding: runId, row.accountId, row.category, row.tableCategory, row.cause, row.explanation
       )
     }
