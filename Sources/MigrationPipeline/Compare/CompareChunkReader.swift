@@ -11,8 +11,13 @@ import Synchronization
 struct CompareChunkInputs: Sendable {
   /// The accounts' records, in the chunk's order.
   var records: [AccountRecords]
-  /// The team table's rows by account, or `nil` when no table is compared.
-  var table: [String: [TableRow]]?
+  /// The team table's rows of each account, in the order of `records`, or `nil` when no table
+  /// is compared.
+  ///
+  /// By position, not by account id: two ids that differ only in Unicode normalization (`é` as
+  /// one scalar or as `e` and an accent) are two accounts in the store, which compares bytes,
+  /// but one key in a Swift dictionary, which compares canonical equivalents as equal.
+  var table: [[TableRow]]?
 }
 
 /// Reads the compare stage's chunks from the store, one ahead of the chunk being compared.
@@ -115,15 +120,11 @@ struct CompareChunkReader {
       }
       results.withLock { $0[index] = inputs }
     }
-    // A table held in memory is the whole table in every part; one read from the store is
-    // each part's own rows.
-    var merged = CompareChunkInputs(records: [], table: options.table)
+    var merged = CompareChunkInputs(records: [], table: nil)
     for result in results.withLock({ $0 }) {
       guard let part = try result?.get() else { continue }
       merged.records.append(contentsOf: part.records)
-      if options.table == nil, let rows = part.table {
-        merged.table = (merged.table ?? [:]).merging(rows) { first, _ in first }
-      }
+      if let rows = part.table { merged.table = (merged.table ?? []) + rows }
     }
     return merged
   }
@@ -145,24 +146,22 @@ struct CompareChunkReader {
     }
   }
 
-  /// The team table's rows of these accounts: from memory, or read from the store.
+  /// The team table's rows of each of these accounts, in their order: from memory, or read
+  /// from the store.
   private static func tableRows(
     of accountIds: [String], from store: MigrationStore, options: CompareOptions
-  ) throws -> [String: [TableRow]]? {
-    if let table = options.table { return table }
+  ) throws -> [[TableRow]]? {
+    if let table = options.table { return accountIds.map { table[$0] ?? [] } }
     guard let runId = options.storedTableRunId else { return nil }
-    var rows: [String: [TableRow]] = [:]
-    for accountId in accountIds {
-      rows[accountId] = try store.currentEntitlements(runId: runId, accountId: accountId)
-        .compactMap { row in
-          EntitlementStatus(rawValue: row.status).map {
-            TableRow(
-              productId: row.productId, status: $0,
-              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
-          }
+    return try accountIds.map { accountId in
+      try store.currentEntitlements(runId: runId, accountId: accountId).compactMap { row in
+        EntitlementStatus(rawValue: row.status).map {
+          TableRow(
+            productId: row.productId, status: $0,
+            expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
         }
+      }
     }
-    return rows
   }
 }
 

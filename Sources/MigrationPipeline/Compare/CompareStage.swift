@@ -130,7 +130,8 @@ public struct CompareStage {
       Array(repeating: nil, count: records.count))
     DispatchQueue.concurrentPerform(iterations: records.count) { index in
       let comparison = Result {
-        let input = try Self.input(for: records[index], table: table, pendingRefreshes: pending)
+        let input = try Self.input(
+          for: records[index], table: table?[index], pendingRefreshes: pending)
         var compared = comparator.compare(input)
         compared.tokenAudit = auditor?.audit(
           accountId: input.accountId, customers: Self.tokenCustomers(records[index], input))
@@ -206,8 +207,14 @@ public struct CompareStage {
     }
   }
 
+  /// One account's input to the comparator.
+  ///
+  /// - Parameters:
+  ///   - records: what the store holds for the account.
+  ///   - table: the account's rows of the team table, or `nil` when no table is compared.
+  ///   - pendingRefreshes: the refreshes still due, by customer.
   static func input(
-    for records: AccountRecords, table: [String: [TableRow]]?,
+    for records: AccountRecords, table: [TableRow]?,
     pendingRefreshes: [Int64: String] = [:]
   ) throws -> AccountInput {
     var responses: [AccountInput.Response] = []
@@ -256,6 +263,6 @@ public struct CompareStage {
     return AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,
       customers: customers,
-      table: table.map { $0[records.accountId] ?? [] })
+      table: table)
   }
 }

@@ -79,29 +79,40 @@ public struct StoredRun: Sendable {
   /// - Parameters:
   ///   - store: the store; the report must be written through the same connection.
   ///   - observer: where progress goes.
-  /// - Returns: where the report finds the categories, and the changed account ids, sorted.
+  /// - Returns: where the report finds the categories, and the changed account ids in the
+  ///   store's order (by their bytes).
   /// - Throws: `SQLiteError`, or a stored value that cannot be read back.
   public func recount(store: MigrationStore, observer: (any ProgressObserver)? = nil) throws
     -> (outline: StoredComparisons.Outline, changed: [String])
   {
-    var changed = Set(try store.classifiedAccountsNoLongerStored(runId: row.id))
+    // A list, not a `Set`: ids equal only up to normalization are two accounts here too. The
+    // accounts no longer stored and those compared are never the same bytes.
+    var changed = try store.classifiedAccountsNoLongerStored(runId: row.id)
     try store.resetRecountedClassifications()
     try CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: row.id),
       observer: observer
     ).run { chunk in
       guard let first = chunk.first?.accountId, let last = chunk.last?.accountId else { return }
-      let recorded = Dictionary(
-        try store.comparisons(runId: row.id, from: first, through: last).map { ($0.accountId, $0) },
-        uniquingKeysWith: { first, _ in first })
+      let recorded = try store.comparisons(runId: row.id, from: first, through: last)
       try store.appendRecountedClassifications(
         chunk.map { ($0.accountId, $0.category.rawValue) })
-      for comparison in chunk
-      where recorded[comparison.accountId] != MigrationRunner.row(comparison) {
-        changed.insert(comparison.accountId)
+      // The chunk and the stored rows are both in the store's order of ids (bytes), so they are
+      // matched by walking them together. A dictionary keyed by id would take two ids that
+      // differ only in Unicode normalization for one account.
+      var next = 0
+      for comparison in chunk {
+        let id = comparison.accountId.utf8
+        while next < recorded.count, recorded[next].accountId.utf8.lexicographicallyPrecedes(id) {
+          next += 1
+        }
+        let stored =
+          next < recorded.count && recorded[next].accountId.utf8.elementsEqual(id)
+          ? recorded[next] : nil
+        if stored != MigrationRunner.row(comparison) { changed.append(comparison.accountId) }
       }
     }
-    return (.recounted, changed.sorted())
+    return (.recounted, changed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
   }
 
   /// The run's accounts as a report streams them: computed again from the store, a chunk at a
