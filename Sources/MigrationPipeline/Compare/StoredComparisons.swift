@@ -21,6 +21,7 @@ public struct StoredComparisons: ComparisonSource {
   private let stage: CompareStage
   private let outline: Outline
   private let pageSize: Int
+  private let observer: (any ProgressObserver)?
   /// Read once: every chunk the report asks for is compared against the same queue.
   private let pendingRefreshes: [Int64: String]
 
@@ -30,15 +31,21 @@ public struct StoredComparisons: ComparisonSource {
   ///   - stage: compares accounts from the store, with the run's instant, catalogue and table.
   ///   - outline: where every account's category comes from.
   ///   - pageSize: how many accounts are written into the display order at once.
+  ///   - observer: where the progress of a pass goes (stage ``stageName``).
   /// - Throws: `SQLiteError` when the pending refreshes cannot be read.
   public init(
-    stage: CompareStage, outline: Outline, pageSize: Int = StoredComparisons.defaultPageSize
+    stage: CompareStage, outline: Outline, pageSize: Int = StoredComparisons.defaultPageSize,
+    observer: (any ProgressObserver)? = nil
   ) throws {
     self.stage = stage
     self.outline = outline
     self.pageSize = max(1, pageSize)
+    self.observer = observer
     pendingRefreshes = try stage.pendingRefreshes()
   }
+
+  /// The stage's name in progress reports.
+  public static let stageName = "report"
 
   /// Accounts written into the display order at once, unless told otherwise.
   public static let defaultPageSize = 4_096
@@ -51,6 +58,7 @@ public struct StoredComparisons: ComparisonSource {
     let store = stage.store
     try store.resetDisplayOrder()
     var after: String?
+    var total: Int64 = 0
     while true {
       let page = try classifications(after: after, store: store)
       guard let last = page.last else { break }
@@ -68,14 +76,21 @@ public struct StoredComparisons: ComparisonSource {
           return DisplayOrderRow(rank: key.rank, shownId: key.shownId, accountId: entry.accountId)
         })
       after = last.accountId
+      total += Int64(page.count)
     }
+    observer?.stageStarted(Self.stageName, unit: "accounts", total: total)
     var position: DisplayOrderRow?
+    func write(_ chunk: [AccountComparison]) throws {
+      try body(chunk)
+      observer?.advanced(Self.stageName, by: Int64(chunk.count))
+    }
     try stage.forEachChunk(
       next: {
         let rows = try store.displayOrder(after: position, limit: max(1, chunkSize))
         position = rows.last
         return rows.isEmpty ? nil : rows.map(\.accountId)
-      }, pendingRefreshes: pendingRefreshes, body)
+      }, pendingRefreshes: pendingRefreshes, write)
+    observer?.stageFinished(Self.stageName)
   }
 
   private func classifications(after: String?, store: MigrationStore) throws

@@ -283,6 +283,33 @@ extension MigrationStore {
     return rows
   }
 
+  /// A run's classification of one account.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - accountId: the account, matched by its bytes.
+  /// - Returns: the row, or `nil` when the run did not classify the account.
+  /// - Throws: `SQLiteError`.
+  public func comparison(runId: String, accountId: String) throws -> ComparisonRow? {
+    try database.firstRow(
+      """
+      SELECT account_id, category, table_category, cause, explanation FROM comparisons
+      WHERE run_id = ? AND account_id = ?
+      """,
+      binding: runId, accountId, decode: Self.comparisonRow)
+  }
+
+  /// How many accounts a run classified.
+  ///
+  /// - Parameter runId: the run.
+  /// - Returns: the count.
+  /// - Throws: `SQLiteError`.
+  public func classifiedAccountCount(runId: String) throws -> Int {
+    try database.firstRow(
+      "SELECT COUNT(*) FROM comparisons WHERE run_id = ?", binding: runId,
+      decode: { try $0.int(at: 0) }) ?? 0
+  }
+
   /// A `comparisons` row selected as account_id, category, table_category, cause, explanation.
   private static func comparisonRow(_ row: SQLiteRow) throws -> ComparisonRow {
     ComparisonRow(

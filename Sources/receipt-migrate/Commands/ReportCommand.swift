@@ -31,18 +31,15 @@ struct ReportCommand: AsyncParsableCommand {
     let written: (directory: String, changed: [String], summary: RunSummary) =
       try await RunFailures.translating {
         let stored = try StoredRun.load(from: database, id: run)
-        // Two passes, a chunk at a time: how every account classifies now (and which changed),
-        // then the report, streamed in display order.
-        let counted = try stored.recount(store: database, observer: TerminalProgressObserver())
         let options = MigrationRunOptions(
           legacyPaths: [], reportsDirectory: report.reports, asOf: stored.recipe.asOf,
           redactionSalt: try report.redactionSalt(storePath: storePath))
-        let directory = try ReportWriter.writeRun(
-          summary: stored.summary,
-          source: try stored.source(outline: counted.outline, store: database),
-          context: try stored.context(store: database), reportsDirectory: report.reports,
-          options: try options.reportOptions())
-        return (directory, counted.changed, stored.summary)
+        // One pass when every account still classifies as the run recorded, a chunk at a time;
+        // otherwise every account is classified again and the report written in that order.
+        let written = try stored.writeReport(
+          store: database, reportsDirectory: report.reports,
+          options: try options.reportOptions(), observer: TerminalProgressObserver())
+        return (written.directory, written.changed, stored.summary)
       }
     print("Report of run \(written.summary.runId): \(written.directory)/report.html")
     if !written.changed.isEmpty {
