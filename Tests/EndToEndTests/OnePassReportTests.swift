@@ -81,14 +81,9 @@ struct OnePassReportTests {
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     // Bad status signatures leave accounts unresolved; a healthy backfill later resolves them.
-    let plan = try FaultPlan.parse(faults: "status:bad-signature=1", latency: nil)
-    let faulty = try EndToEnd.AppStore(world: world) { $0.faults = plan }
-    let first = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
-      .run()
-    faulty.stop()
-    let healthy = try EndToEnd.AppStore(world: world)
-    defer { healthy.stop() }
-    _ = try await EndToEnd.runner(scratch: scratch, appStore: healthy, options: options).backfill()
+    let first = try await EndToEnd.runWithBadStatusSignatures(
+      world: world, scratch: scratch, options: options)
+    try await EndToEnd.heal(world: world, scratch: scratch, options: options)
 
     let store = try MigrationStore(path: storePath, readOnly: true, now: { 0 })
     defer { try? store.close() }

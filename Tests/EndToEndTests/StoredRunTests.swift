@@ -16,13 +16,8 @@ struct StoredRunTests {
     defer { TemporaryDirectory.remove(scratch) }
     let storePath = scratch.appendingPathComponent("store.sqlite").path
     let options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
-    // Every status answer carries a bad signature: each customer's history is stored, but
-    // no customer completes, so every account with ids stays unresolved.
-    let plan = try FaultPlan.parse(faults: "status:bad-signature=1", latency: nil)
-    let faulty = try EndToEnd.AppStore(world: world) { $0.faults = plan }
-    let first = try await EndToEnd.runner(scratch: scratch, appStore: faulty, options: options)
-      .run()
-    faulty.stop()
+    let first = try await EndToEnd.runWithBadStatusSignatures(
+      world: world, scratch: scratch, options: options)
     #expect(first.backfill.failedIds > 0, "ids of customers whose statuses failed are failed")
     let unresolved = try first.run.comparisons().filter { $0.category == .unresolved }.map(
       \.accountId)
@@ -42,9 +37,7 @@ struct StoredRunTests {
     try store.close()
 
     // A healthy backfill later: the same run, recomputed, now differs exactly where it failed.
-    let healthy = try EndToEnd.AppStore(world: world)
-    defer { healthy.stop() }
-    _ = try await EndToEnd.runner(scratch: scratch, appStore: healthy, options: options).backfill()
+    try await EndToEnd.heal(world: world, scratch: scratch, options: options)
     let later = try MigrationStore(path: storePath, readOnly: true, now: { 0 })
     defer { try? later.close() }
     let reloaded = try StoredRun.load(from: later, id: nil)

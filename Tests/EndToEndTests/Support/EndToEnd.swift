@@ -209,6 +209,24 @@ enum EndToEnd {
       appStore: appStore?.connected, options: options, toolVersion: "test", now: now)
   }
 
+  /// A whole run in which every status answer carries a bad signature: each customer's history
+  /// is stored but none completes, so every account with ids stays unresolved until ``heal``.
+  static func runWithBadStatusSignatures(
+    world: String, scratch: URL, options: MigrationRunOptions
+  ) async throws -> MigrationOutcome {
+    let plan = try FaultPlan.parse(faults: "status:bad-signature=1", latency: nil)
+    let faulty = try AppStore(world: world) { $0.faults = plan }
+    defer { faulty.stop() }
+    return try await runner(scratch: scratch, appStore: faulty, options: options).run()
+  }
+
+  /// A healthy backfill of the store a run left: what changes a store since its run.
+  static func heal(world: String, scratch: URL, options: MigrationRunOptions) async throws {
+    let healthy = try AppStore(world: world)
+    defer { healthy.stop() }
+    _ = try await runner(scratch: scratch, appStore: healthy, options: options).backfill()
+  }
+
   /// Everything the backfill stored, row by row, for comparing two stores (signatures aside:
   /// ECDSA signs with a random nonce, so the simulator's JWS differ from run to run).
   static func storedRows(_ path: String) throws -> [String] {
