@@ -65,8 +65,14 @@ extension MigrationStore {
   }
 
   /// The number a `SELECT COUNT(*) …` statement answers.
-  func count(_ sql: String) throws -> Int {
-    try database.firstRow(sql, decode: { try $0.int(at: 0) }) ?? 0
+  ///
+  /// - Parameters:
+  ///   - sql: the statement.
+  ///   - values: one value per parameter, in order.
+  func count<each Value: SQLiteBindable>(_ sql: String, binding values: repeat each Value)
+    throws -> Int
+  {
+    try database.firstRow(sql, binding: repeat each values, decode: { try $0.int(at: 0) }) ?? 0
   }
 }
 

@@ -305,9 +305,7 @@ extension MigrationStore {
   /// - Returns: the count.
   /// - Throws: `SQLiteError`.
   public func classifiedAccountCount(runId: String) throws -> Int {
-    try database.firstRow(
-      "SELECT COUNT(*) FROM comparisons WHERE run_id = ?", binding: runId,
-      decode: { try $0.int(at: 0) }) ?? 0
+    try count("SELECT COUNT(*) FROM comparisons WHERE run_id = ?", binding: runId)
   }
 
   /// A `comparisons` row selected as account_id, category, table_category, cause, explanation.
