@@ -43,16 +43,18 @@ struct CompareReadAheadTests {
     let runId = result.run.summary.runId
     var compareOptions = CompareOptions(asOf: result.run.summary.asOf, storedTableRunId: runId)
     if tableInMemory {
-      var table: [String: [TableRow]] = [:]
+      var table: [AccountKey: [TableRow]] = [:]
       for accountId in try store.accountIds() {
-        table[accountId] = try store.currentEntitlements(runId: runId, accountId: accountId)
-          .compactMap { row in
-            EntitlementStatus(rawValue: row.status).map {
-              TableRow(
-                productId: row.productId, status: $0,
-                expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
-            }
+        table[AccountKey(accountId)] = try store.currentEntitlements(
+          runId: runId, accountId: accountId
+        )
+        .compactMap { row in
+          EntitlementStatus(rawValue: row.status).map {
+            TableRow(
+              productId: row.productId, status: $0,
+              expiresAt: row.expiresMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
           }
+        }
       }
       #expect(table.values.contains { !$0.isEmpty })
       compareOptions = CompareOptions(asOf: result.run.summary.asOf, table: table)

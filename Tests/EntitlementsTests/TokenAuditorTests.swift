@@ -105,3 +105,45 @@ struct TokenAuditorTests {
     #expect(mapping.account(owning: Self.theirs.uppercased()) == "a2")
   }
 }
+
+/// Two account ids that differ only in Unicode normalization are two accounts in the store;
+/// the mapping must give each its own token and the audit must call the other's token a leak.
+/// Kind of evidence: this project's code against expectations written here.
+@Suite("appAccountToken mapping: account ids equal only up to Unicode normalization")
+struct EquivalentAccountTokenTests {
+  static let composed = "jos\u{E9}@example.com"
+  static let decomposed = "jose\u{301}@example.com"
+
+  @Test("each of the two accounts keeps its own token; one token cannot serve both")
+  func ownTokens() {
+    var mapping = AccountTokenMapping()
+    #expect(mapping.add(token: TokenAuditorTests.mine, forAccount: Self.composed) == nil)
+    #expect(mapping.add(token: TokenAuditorTests.theirs, forAccount: Self.decomposed) == nil)
+    #expect(mapping.token(forAccount: Self.composed) == TokenAuditorTests.mine)
+    #expect(mapping.token(forAccount: Self.decomposed) == TokenAuditorTests.theirs)
+    #expect(mapping.tokenByAccount.count == 2)
+    let holder = mapping.account(owning: TokenAuditorTests.theirs)
+    #expect(holder.map { Array($0.utf8) } == Array(Self.decomposed.utf8))
+    #expect(mapping.add(token: TokenAuditorTests.mine, forAccount: Self.decomposed) != nil)
+  }
+
+  @Test("a purchase carrying the other account's token is a leak that names it")
+  func leakNamesTheOther() {
+    var mapping = AccountTokenMapping()
+    mapping.add(token: TokenAuditorTests.mine, forAccount: Self.composed)
+    mapping.add(token: TokenAuditorTests.theirs, forAccount: Self.decomposed)
+    let audit = TokenAuditor(mapping: mapping).audit(
+      accountId: Self.composed,
+      customers: [
+        .init(
+          key: "c1", environment: "Production",
+          transactions: [
+            TokenAuditorTests.transaction(
+              "10", original: "10", at: 1, token: TokenAuditorTests.theirs)
+          ], writtenTokens: [:])
+      ])
+    #expect(audit.expectedToken == TokenAuditorTests.mine)
+    #expect(audit.purchases.map(\.finding) == [.different])
+    #expect(audit.purchases[0].tokenOwner.map { Array($0.utf8) } == Array(Self.decomposed.utf8))
+  }
+}

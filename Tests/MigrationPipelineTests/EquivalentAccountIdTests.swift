@@ -112,4 +112,103 @@ struct EquivalentAccountIdTests {
     let recounted = try StoredRun.load(from: reopened, id: runId).recount(store: reopened)
     #expect(recounted.changed.isEmpty)
   }
+
+  /// A comparison of `accountId` in `category`, with no evidence.
+  static func comparison(_ accountId: String, _ category: DiscrepancyCategory)
+    -> AccountComparison
+  {
+    AccountComparison(
+      accountId: accountId, category: category, explanation: "", cause: nil, keys: [],
+      secondaryFindings: [],
+      evidence: AccountEvidence(capturedAt: nil, legacyRecords: [], seedIds: [], customers: []))
+  }
+
+  @Test("a team table read into memory keeps the two accounts' rows apart, and compare uses it")
+  func tableInMemory() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("table.csv")
+    let text =
+      "account_id,product_id,status,expires_at\n\(Self.composed),pro.monthly,active,\n"
+      + "\(Self.decomposed),pro.yearly,expired,\n"
+    try Data(text.utf8).write(to: file)
+    let table = try CurrentEntitlementsReader.read(file.path)
+    #expect(table.rows.count == 2)
+    #expect(table.rows[AccountKey(Self.composed)]?.map(\.productId) == ["pro.monthly"])
+    #expect(table.rows[AccountKey(Self.decomposed)]?.map(\.productId) == ["pro.yearly"])
+
+    let (store, _) = try Self.store(in: directory)
+    defer { try? store.close() }
+    let chunk = try CompareChunkReader.read(
+      try store.accountIds(), from: store,
+      options: CompareOptions(asOf: Timestamp(millisecondsSince1970: 1_000), table: table.rows))
+    let products = zip(chunk.records, chunk.table ?? []).map {
+      (id: Array($0.accountId.utf8), products: $1.map(\.productId))
+    }
+    #expect(products.first { $0.id == Array(Self.composed.utf8) }?.products == ["pro.monthly"])
+    #expect(products.first { $0.id == Array(Self.decomposed.utf8) }?.products == ["pro.yearly"])
+  }
+
+  @Test("a run's token mapping is stored and read back as two accounts with their own tokens")
+  func runTokens() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let (store, runId) = try Self.store(in: directory)
+    defer { try? store.close() }
+    var mapping = AccountTokenMapping()
+    mapping.add(token: "11111111-1111-4111-8111-111111111111", forAccount: Self.composed)
+    mapping.add(token: "22222222-2222-4222-8222-222222222222", forAccount: Self.decomposed)
+    try store.storeRunAccountTokens(
+      mapping.tokenByAccount.sorted { $0.key < $1.key }.map { ($0.key.id, $0.value) },
+      runId: runId)
+    let stored = try store.runAccountTokens(runId: runId)
+    #expect(
+      stored.map { Array($0.accountId.utf8) } == [
+        Array(Self.decomposed.utf8), Array(Self.composed.utf8),
+      ])
+    #expect(
+      stored.map(\.token) == [
+        "22222222-2222-4222-8222-222222222222", "11111111-1111-4111-8111-111111111111",
+      ])
+  }
+
+  @Test("--fail-on new: looks up each account's own earlier category")
+  func failOnNew() throws {
+    let policy = try FailOnPolicy(parsing: "new:legacy_error_status")
+    var tally = FailOnTally(policy: policy)
+    tally.add(Self.comparison(Self.composed, .legacyErrorStatus))
+    tally.add(Self.comparison(Self.decomposed, .legacyErrorStatus))
+    #expect(tally.accountsNeedingPrevious.count == 2)
+    // Only the composed account had the category before: the decomposed one is new.
+    var accumulator = RunDifference.Accumulator(
+      comparesBothTables: false, wanted: tally.accountsNeedingPrevious)
+    accumulator.add(
+      CategoryPairRow(
+        accountId: Self.decomposed, category: "legacy_error_status", tableCategory: nil,
+        earlierCategory: nil, earlierTableCategory: nil))
+    accumulator.add(
+      CategoryPairRow(
+        accountId: Self.composed, category: "legacy_error_status", tableCategory: nil,
+        earlierCategory: "legacy_error_status", earlierTableCategory: nil))
+    #expect(accumulator.previous.count == 1)
+    #expect(tally.count(previous: accumulator.previous) == 1)
+  }
+
+  @Test("backfill links every account holding an id, the two equivalent ones included")
+  func seedGroupKeepsBothAccounts() {
+    let groups = SeedGroup.groups(from: [
+      (accountId: Self.composed, id: "10", recordId: 1, environment: "Production"),
+      (accountId: Self.decomposed, id: "10", recordId: 2, environment: "Production"),
+      (accountId: Self.decomposed, id: "20", recordId: 2, environment: "Production"),
+    ])
+    #expect(groups.map(\.ids) == [["10", "20"]])
+    #expect(
+      groups.first?.accountsById["10"]?.map { Array($0.utf8) } == [
+        Array(Self.composed.utf8), Array(Self.decomposed.utf8),
+      ])
+    #expect(
+      groups.first?.accountsById["20"]?.map { Array($0.utf8) } == [
+        Array(Self.decomposed.utf8)
+      ])
+  }
 }

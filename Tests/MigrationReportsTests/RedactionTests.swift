@@ -89,13 +89,40 @@ struct RedactionTests {
       ("at 12:00", "at X:00"),
     ])
   func scrubbing(text: String, scrubbed: String) {
-    #expect(TextScrubber(replacements: ["12": "X"]).scrub(text) == scrubbed)
+    #expect(TextScrubber(replacements: [("12", "X")]).scrub(text) == scrubbed)
   }
 
   @Test("longer ids are replaced before ids they contain")
   func longestFirst() {
-    let scrubber = TextScrubber(replacements: ["acct 1": "A", "acct 1 2": "B"])
+    let scrubber = TextScrubber(replacements: [("acct 1", "A"), ("acct 1 2", "B")])
     #expect(scrubber.scrub("see acct 1 2 and acct 1") == "see B and A")
+  }
+
+  @Test("two ids equal only up to normalization each keep their own pseudonym, in text too")
+  func equivalentAccountIds() {
+    let composed = "jos\u{E9}@example.com"
+    let decomposed = "jose\u{301}@example.com"
+    let comparison = AccountComparison(
+      accountId: composed, category: .sharedAppleAccount,
+      explanation: "\(composed): the Apple Account 7000 also belongs to \(decomposed)",
+      cause: nil, keys: [], secondaryFindings: [],
+      evidence: AccountEvidence(
+        capturedAt: nil, legacyRecords: [], seedIds: [],
+        customers: [.init(key: "7000", environment: "Production", otherAccounts: [decomposed])]))
+    let redacted = Self.pseudonymizer.redacting(comparison)
+    let mine = Self.pseudonymizer.pseudonym(forAccount: composed)
+    let theirs = Self.pseudonymizer.pseudonym(forAccount: decomposed)
+    #expect(mine != theirs)
+    #expect(redacted.accountId == mine)
+    #expect(redacted.evidence.customers.first?.otherAccounts == [theirs])
+    let customer = Self.pseudonymizer.pseudonym(forCustomer: "7000")
+    #expect(
+      redacted.explanation == "\(mine): the Apple Account \(customer) also belongs to \(theirs)")
+    let scrubber = TextScrubber(replacements: [(composed, "A"), (decomposed, "B")])
+    #expect(scrubber.scrub("\(decomposed) \(composed)") == "B A")
+    // A spelling no account has is still hidden, and a mere prefix of an id is not the id.
+    #expect(TextScrubber(replacements: [(composed, "A")]).scrub("by \(decomposed)") == "by A")
+    #expect(scrubber.scrub("jos\u{E9}") == "jos\u{E9}")
   }
 
   @Test("a short salt is refused, and the salt never shows in descriptions")

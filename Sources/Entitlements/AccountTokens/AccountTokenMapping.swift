@@ -1,8 +1,11 @@
 /// The team's `appAccountToken` for each of its accounts, and the reverse: which account a
 /// token belongs to, so that a purchase carrying another account's token can be named.
+///
+/// Accounts are told apart by their bytes (``AccountKey``), as the store tells them apart: two
+/// ids that differ only in Unicode normalization are two accounts with their own tokens.
 public struct AccountTokenMapping: Hashable, Sendable {
   /// Each account's token, lower-cased.
-  public private(set) var tokenByAccount: [String: String]
+  public private(set) var tokenByAccount: [AccountKey: String]
   /// Each token's account.
   public private(set) var accountByToken: [String: String]
 
@@ -22,20 +25,20 @@ public struct AccountTokenMapping: Hashable, Sendable {
   @discardableResult
   public mutating func add(token: String, forAccount accountId: String) -> Conflict? {
     let token = token.lowercased()
-    if let holder = accountByToken[token], holder != accountId {
+    if let holder = accountByToken[token], !AccountKey.haveSameBytes(holder, accountId) {
       return .tokenHeldBy(holder)
     }
-    if let existing = tokenByAccount[accountId], existing != token {
+    if let existing = tokenByAccount[AccountKey(accountId)], existing != token {
       return .accountHasToken(existing)
     }
-    tokenByAccount[accountId] = token
+    tokenByAccount[AccountKey(accountId)] = token
     accountByToken[token] = accountId
     return nil
   }
 
-  /// The account's token, if the mapping has one.
+  /// The account's token, if the mapping has one: the token of exactly these bytes.
   public func token(forAccount accountId: String) -> String? {
-    tokenByAccount[accountId]
+    tokenByAccount[AccountKey(accountId)]
   }
 
   /// The account a token belongs to, if any.

@@ -66,6 +66,8 @@ public struct TokenAuditor: Sendable {
           current: current, expected: expected,
           isFamilyShared: latest.inAppOwnershipType == .familyShared)
         let owner = current.flatMap { mapping.account(owning: $0) }
+        // Another account's only when its bytes differ: an id equivalent to this one is another.
+        let ownedElsewhere = owner.map { !AccountKey.haveSameBytes($0, accountId) } ?? false
         purchases.append(
           PurchaseToken(
             customerKey: customer.key, environment: customer.environment,
@@ -75,7 +77,7 @@ public struct TokenAuditor: Sendable {
               $0.transactionId == original && $0.originalTransactionId == original
             },
             currentToken: current, expectedToken: expected,
-            tokenOwner: finding == .different && owner != accountId ? owner : nil,
+            tokenOwner: finding == .different && ownedElsewhere ? owner : nil,
             finding: finding))
       }
     }

@@ -1,3 +1,5 @@
+import Entitlements
+
 /// Ids that probably belong to one App Store customer: ids found in the same legacy record are
 /// one receipt's, a record shares its customer with every record holding one of its ids, and a
 /// team account's ids usually belong to one Apple Account. A group's ids are worked through one
@@ -26,7 +28,8 @@ struct SeedGroup: Sendable {
       if left != right { parent[max(left, right)] = min(left, right) }
     }
     var firstIdOfRecord: [Int64: String] = [:]
-    var firstIdOfAccount: [String: String] = [:]
+    // Keyed by bytes: two accounts whose ids are canonically equivalent are still two.
+    var firstIdOfAccount: [AccountKey: String] = [:]
     for link in links {
       if parent[link.id] == nil { parent[link.id] = link.id }
       if let first = firstIdOfRecord[link.recordId] {
@@ -34,10 +37,10 @@ struct SeedGroup: Sendable {
       } else {
         firstIdOfRecord[link.recordId] = link.id
       }
-      if let first = firstIdOfAccount[link.accountId] {
+      if let first = firstIdOfAccount[AccountKey(link.accountId)] {
         union(first, link.id)
       } else {
-        firstIdOfAccount[link.accountId] = link.id
+        firstIdOfAccount[AccountKey(link.accountId)] = link.id
       }
     }
     var members: [String: [(accountId: String, id: String, environment: String?)]] = [:]
@@ -47,7 +50,10 @@ struct SeedGroup: Sendable {
     return members.keys.sorted().map { key in
       let entries = members[key] ?? []
       var accountsById: [String: [String]] = [:]
-      for entry in entries where !(accountsById[entry.id] ?? []).contains(entry.accountId) {
+      for entry in entries
+      where !(accountsById[entry.id] ?? []).contains(where: {
+        AccountKey.haveSameBytes($0, entry.accountId)
+      }) {
         accountsById[entry.id, default: []].append(entry.accountId)
       }
       let votes = Dictionary(grouping: entries.compactMap(\.environment), by: { $0 }).mapValues(

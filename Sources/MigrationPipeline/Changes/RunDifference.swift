@@ -14,18 +14,18 @@ public struct RunDifference: Sendable {
   public var changes: [AccountChange]
   /// The earlier run's categories of the accounts asked for (for `--fail-on new:…`); an
   /// account the earlier run did not classify is absent.
-  public var previous: [String: FailOnPolicy.Previous]
+  public var previous: [AccountKey: FailOnPolicy.Previous]
 
   /// Counts a run's categories against an earlier run's, one account at a time, in account
   /// order: nothing is held but the counts, the accounts whose category changed, and the
   /// earlier categories of the accounts asked for.
   struct Accumulator {
     let comparesBothTables: Bool
-    let wanted: Set<String>
+    let wanted: Set<AccountKey>
     var primary: [ChangeKind: Int] = [:]
     var table: [ChangeKind: Int] = [:]
     var changes: [AccountChange] = []
-    var previous: [String: FailOnPolicy.Previous] = [:]
+    var previous: [AccountKey: FailOnPolicy.Previous] = [:]
     var newAccounts = 0
 
     mutating func add(_ account: CategoryPairRow) {
@@ -47,8 +47,8 @@ public struct RunDifference: Sendable {
         }
       }
       if change.primary != nil || change.table != nil { changes.append(change) }
-      if let before = account.earlierCategory, wanted.contains(account.accountId) {
-        previous[account.accountId] = FailOnPolicy.Previous(
+      if let before = account.earlierCategory, wanted.contains(AccountKey(account.accountId)) {
+        previous[AccountKey(account.accountId)] = FailOnPolicy.Previous(
           category: DiscrepancyCategory(rawValue: before),
           tableCategory: account.earlierTableCategory.flatMap(DiscrepancyCategory.init(rawValue:)))
       }
@@ -80,7 +80,7 @@ public struct RunDifference: Sendable {
   /// - Returns: the difference, or `nil` when there is no earlier run.
   /// - Throws: ``RunRecipe/Failure`` for an unknown `since`; `SQLiteError`.
   public static func of(
-    run: RunRow, since: String?, store: MigrationStore, previousOf: Set<String> = []
+    run: RunRow, since: String?, store: MigrationStore, previousOf: Set<AccountKey> = []
   ) throws -> RunDifference? {
     let earlier: RunRow
     if let since {

@@ -151,7 +151,7 @@ struct CompareChunkReader {
   private static func tableRows(
     of accountIds: [String], from store: MigrationStore, options: CompareOptions
   ) throws -> [[TableRow]]? {
-    if let table = options.table { return accountIds.map { table[$0] ?? [] } }
+    if let table = options.table { return accountIds.map { table[AccountKey($0)] ?? [] } }
     guard let runId = options.storedTableRunId else { return nil }
     return try accountIds.map { accountId in
       try store.currentEntitlements(runId: runId, accountId: accountId).compactMap { row in

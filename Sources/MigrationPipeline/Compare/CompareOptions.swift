@@ -9,7 +9,7 @@ public struct CompareOptions: Sendable {
   /// The team's product catalogue.
   public var catalog: ProductCatalog?
   /// The team's table by account, when one is compared from memory.
-  public var table: [String: [TableRow]]?
+  public var table: [AccountKey: [TableRow]]?
   /// The run whose stored team table is compared, read one account at a time so that a
   /// million-row table is never held whole; `table` wins when both are set.
   public var storedTableRunId: String?
@@ -20,7 +20,7 @@ public struct CompareOptions: Sendable {
 
   /// Creates options.
   public init(
-    asOf: Timestamp, catalog: ProductCatalog? = nil, table: [String: [TableRow]]? = nil,
+    asOf: Timestamp, catalog: ProductCatalog? = nil, table: [AccountKey: [TableRow]]? = nil,
     storedTableRunId: String? = nil, expiryTolerance: Int64 = Timestamp.millisecondsPerDay,
     tokens: AccountTokenMapping? = nil
   ) {

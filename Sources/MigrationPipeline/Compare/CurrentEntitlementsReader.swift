@@ -12,8 +12,8 @@ import Synchronization
 public enum CurrentEntitlementsReader {
   /// What was read.
   public struct Table: Sendable {
-    /// Rows by account.
-    public var rows: [String: [TableRow]]
+    /// Rows by account, told apart by their bytes as the store tells them apart.
+    public var rows: [AccountKey: [TableRow]]
     /// Rows read.
     public var rowsRead: Int
     /// Rejected rows: line and reason.
@@ -34,7 +34,7 @@ public enum CurrentEntitlementsReader {
   public static func read(_ path: String) throws -> Table {
     var table = Table(rows: [:], rowsRead: 0, rejected: [])
     let outcome = try read(path) { rows in
-      for (account, row) in rows { table.rows[account, default: []].append(row) }
+      for (account, row) in rows { table.rows[AccountKey(account), default: []].append(row) }
     }
     table.rowsRead = outcome.rowsRead
     table.rejected = outcome.rejected

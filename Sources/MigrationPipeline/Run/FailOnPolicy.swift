@@ -116,7 +116,7 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
   ///   - previous: every account's categories in the previous run, or `nil` when there was no
   ///     previous run (then every account is new).
   /// - Returns: the count.
-  public func count(in comparisons: [AccountComparison], previous: [String: Previous]? = nil)
+  public func count(in comparisons: [AccountComparison], previous: [AccountKey: Previous]? = nil)
     -> Int
   {
     var tally = FailOnTally(policy: self)
@@ -130,7 +130,7 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
   ///   - comparisons: the run's comparisons.
   ///   - previous: see ``count(in:previous:)``.
   public func isCrossed(
-    by comparisons: [AccountComparison], previous: [String: Previous]? = nil
+    by comparisons: [AccountComparison], previous: [AccountKey: Previous]? = nil
   ) -> Bool {
     count(in: comparisons, previous: previous) > threshold
   }

@@ -37,14 +37,14 @@ public struct FailOnTally: Sendable {
   /// - Parameter previous: each account's categories in the run compared with, or `nil` when
   ///   there is none.
   /// - Returns: how many accounts the policy selects.
-  public func count(previous: [String: FailOnPolicy.Previous]?) -> Int {
+  public func count(previous: [AccountKey: FailOnPolicy.Previous]?) -> Int {
     decided
       + pending.count { account in
         policy.selectors.contains { selector in
           guard selector.onlyNew else { return false }
           let now = selector.side == .primary ? account.category : account.tableCategory
           guard let now, selector.categories.contains(now) else { return false }
-          let earlier = previous?[account.accountId]
+          let earlier = previous?[AccountKey(account.accountId)]
           return FailOnPolicy.isNew(
             to: selector,
             before: selector.side == .primary ? earlier?.category : earlier?.tableCategory)
@@ -55,10 +55,12 @@ public struct FailOnTally: Sendable {
   /// The accounts whose category in the previous run decides whether they count (those a
   /// `new:` selector takes when nothing came before): the only ones ``count(previous:)`` looks
   /// up.
-  public var accountsNeedingPrevious: Set<String> { Set(pending.map(\.accountId)) }
+  public var accountsNeedingPrevious: Set<AccountKey> {
+    Set(pending.map { AccountKey($0.accountId) })
+  }
 
   /// Whether the selected accounts cross the threshold.
-  public func isCrossed(previous: [String: FailOnPolicy.Previous]?) -> Bool {
+  public func isCrossed(previous: [AccountKey: FailOnPolicy.Previous]?) -> Bool {
     count(previous: previous) > policy.threshold
   }
 }

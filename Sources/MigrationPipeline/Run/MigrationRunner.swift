@@ -197,7 +197,9 @@ public struct MigrationRunner: Sendable {
       }.rejected
     }
     if case .file? = options.tokens, let tokens {
-      try store.storeRunAccountTokens(tokens.mapping.tokenByAccount, runId: runId)
+      try store.storeRunAccountTokens(
+        tokens.mapping.tokenByAccount.sorted { $0.key < $1.key }.map { ($0.key.id, $0.value) },
+        runId: runId)
     }
     let compareBegan = now()
     // Transactions stored before the store kept compact copies get theirs once, here: the

@@ -14,12 +14,15 @@ extension Pseudonymizer {
   /// - Parameter comparison: the comparison as computed.
   /// - Returns: the comparison as a redacted report shows it.
   func redacting(_ comparison: AccountComparison) -> AccountComparison {
-    var replacements: [String: String] = [:]
-    replacements[comparison.accountId] = pseudonym(forAccount: comparison.accountId)
+    // A list, not a `[String: String]`: two account ids equal only up to Unicode
+    // normalization are two accounts, each with its own pseudonym.
+    var replacements = [
+      (id: comparison.accountId, replacement: pseudonym(forAccount: comparison.accountId))
+    ]
     for customer in comparison.evidence.customers {
-      replacements[customer.key] = pseudonym(forCustomer: customer.key)
+      replacements.append((customer.key, pseudonym(forCustomer: customer.key)))
       for other in customer.otherAccounts {
-        replacements[other] = pseudonym(forAccount: other)
+        replacements.append((other, pseudonym(forAccount: other)))
       }
     }
     let scrubber = TextScrubber(replacements: replacements)

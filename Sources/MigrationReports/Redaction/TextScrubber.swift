@@ -8,12 +8,30 @@ import Entitlements
 /// "acct-123". Longer ids are replaced first so that an id that contains another one is
 /// replaced whole. A short numeric id can still replace a number that only looks like it
 /// ("at 12:00"); that hides a little too much, never too little.
+///
+/// Ids are found by characters, as Swift compares strings, so an id is hidden in whichever
+/// Unicode normalization the text spells it. Two ids that differ only in normalization
+/// (`jos\u{E9}` and `jose\u{301}`, two accounts in the store) are therefore found together;
+/// each occurrence takes the replacement of the id with exactly its bytes.
 struct TextScrubber {
-  private let replacements: [(needle: String, replacement: String)]
+  /// One entry per group of canonically equivalent ids: the needle searched for, and each
+  /// spelling's replacement.
+  private let needles: [(needle: String, spellings: [(id: String, replacement: String)])]
 
-  init(replacements: [String: String]) {
-    self.replacements = replacements.filter { !$0.key.isEmpty }
-      .map { (needle: $0.key, replacement: $0.value) }
+  /// A scrubber of `replacements`; an id given twice (the same bytes) keeps its last one.
+  init(replacements: [(id: String, replacement: String)]) {
+    // Keyed by `String` on purpose: equivalent spellings land in one group.
+    var groups: [String: [(id: String, replacement: String)]] = [:]
+    for pair in replacements where !pair.id.isEmpty {
+      var group = groups[pair.id] ?? []
+      if let index = group.firstIndex(where: { AccountKey.haveSameBytes($0.id, pair.id) }) {
+        group[index] = pair
+      } else {
+        group.append(pair)
+      }
+      groups[pair.id] = group
+    }
+    needles = groups.values.map { (needle: $0[0].id, spellings: $0) }
       .sorted { lhs, rhs in
         lhs.needle.count != rhs.needle.count
           ? lhs.needle.count > rhs.needle.count
@@ -23,8 +41,8 @@ struct TextScrubber {
 
   func scrub(_ text: String) -> String {
     var text = text
-    for (needle, replacement) in replacements {
-      text = replacingWholeWords(needle, with: replacement, in: text)
+    for (needle, spellings) in needles {
+      text = replacingWholeWords(needle, with: spellings, in: text)
     }
     return text
   }
@@ -35,9 +53,9 @@ struct TextScrubber {
     return view
   }
 
-  private func replacingWholeWords(_ needle: String, with replacement: String, in text: String)
-    -> String
-  {
+  private func replacingWholeWords(
+    _ needle: String, with spellings: [(id: String, replacement: String)], in text: String
+  ) -> String {
     var result = ""
     var rest = text[...]
     while let found = rest.firstRange(of: needle) {
@@ -48,7 +66,9 @@ struct TextScrubber {
       if isWordCharacter(before) || isWordCharacter(after) {
         result += rest[found]
       } else {
-        result += replacement
+        let found = String(rest[found])
+        let exact = spellings.first { AccountKey.haveSameBytes($0.id, found) } ?? spellings[0]
+        result += exact.replacement
       }
       rest = rest[found.upperBound...]
     }

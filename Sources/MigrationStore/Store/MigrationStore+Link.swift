@@ -4,13 +4,16 @@ extension MigrationStore {
   /// Records the token mapping a run audited with (from a file), replacing any rows of the run.
   ///
   /// - Parameters:
-  ///   - tokens: each account's token.
+  ///   - tokens: each account's token; accounts are told apart by their bytes, as SQLite
+  ///     compares them.
   ///   - runId: the run.
   /// - Throws: `SQLiteError`.
-  public func storeRunAccountTokens(_ tokens: [String: String], runId: String) throws {
+  public func storeRunAccountTokens(
+    _ tokens: [(accountId: String, token: String)], runId: String
+  ) throws {
     try writeTransaction {
       try database.run("DELETE FROM run_account_tokens WHERE run_id = ?", binding: runId)
-      for (account, token) in tokens.sorted(by: { $0.key < $1.key }) {
+      for (account, token) in tokens {
         try database.run(
           "INSERT INTO run_account_tokens (run_id, account_id, app_account_token) VALUES (?, ?, ?)",
           binding: runId, account, token)
@@ -18,16 +21,18 @@ extension MigrationStore {
     }
   }
 
-  /// The token mapping a run audited with, by account; empty when it stored none.
+  /// The token mapping a run audited with, in the store's order of accounts; empty when it
+  /// stored none. A list, not a dictionary: `String` keys would merge two accounts whose ids
+  /// differ only in Unicode normalization.
   ///
   /// - Parameter runId: the run.
   /// - Throws: `SQLiteError`.
-  public func runAccountTokens(runId: String) throws -> [String: String] {
-    var tokens: [String: String] = [:]
+  public func runAccountTokens(runId: String) throws -> [(accountId: String, token: String)] {
+    var tokens: [(accountId: String, token: String)] = []
     try database.forEachRow(
-      "SELECT account_id, app_account_token FROM run_account_tokens WHERE run_id = ?",
+      "SELECT account_id, app_account_token FROM run_account_tokens WHERE run_id = ? ORDER BY account_id",
       binding: runId
-    ) { tokens[try $0.string(at: 0)] = try $0.string(at: 1) }
+    ) { tokens.append((try $0.string(at: 0), try $0.string(at: 1))) }
     return tokens
   }
 

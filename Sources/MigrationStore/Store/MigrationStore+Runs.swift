@@ -158,26 +158,6 @@ extension MigrationStore {
     }
   }
 
-  /// The team table a run compared, by account.
-  ///
-  /// - Parameter runId: the run.
-  /// - Returns: rows by account; empty when the run compared no table.
-  /// - Throws: `SQLiteError`.
-  public func currentEntitlements(runId: String) throws -> [String: [CurrentEntitlementRow]] {
-    var rows: [String: [CurrentEntitlementRow]] = [:]
-    try database.forEachRow(
-      "SELECT account_id, product_id, status, expires_ms FROM run_current_entitlements WHERE run_id = ? ORDER BY rowid",
-      binding: runId
-    ) { row in
-      let entry = CurrentEntitlementRow(
-        accountId: try row.string(at: 0), productId: try row.string(at: 1),
-        status: try row.string(at: 2),
-        expiresMilliseconds: try row.optionalInt64(at: 3))
-      rows[entry.accountId, default: []].append(entry)
-    }
-    return rows
-  }
-
   /// The team table rows a run compared for one account, in file order: what a comparison
   /// reads a chunk of accounts at a time instead of holding the whole table.
   ///
