@@ -109,7 +109,7 @@ let package = Package(
       name: "LegacyReceiptsTests",
       dependencies: [
         "LegacyReceipts", "Chronology", "CompactEncoding", "JSON", "ASN1", "CryptoSupport",
-        "TestDirectories",
+        "TestDirectories", "CSVReference",
       ]),
     .testTarget(name: "ASN1Tests", dependencies: ["ASN1"]),
     .testTarget(name: "MigrationStoreTests", dependencies: ["MigrationStore"]),
@@ -168,7 +168,8 @@ let package = Package(
     .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
     .target(name: "TestDirectories", path: "Tests/TestDirectories"),
     // The plain CSV splitting the team-table code is checked against, by the unit tests and by
-    // the team-table fuzz target (Scripts/fuzz compiles this file into the harness).
+    // the team-table fuzz target (Scripts/fuzz compiles CSVReference.swift into the harness),
+    // and Python's csv module with the random CSV it is judged on.
     .target(name: "CSVReference", path: "Tests/CSVReference"),
   ],
   swiftLanguageModes: [.v6]

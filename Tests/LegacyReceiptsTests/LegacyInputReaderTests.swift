@@ -137,6 +137,23 @@ struct LegacyInputReaderTests {
     #expect(!entry.excerpt.contains("AAAA"))
   }
 
+  @Test("a limit below the read size still holds for a line that arrives in one read")
+  func smallLimit() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory.appendingPathComponent("small.ndjson")
+    let long =
+      #"{"account_id": "long", "response": {"status": 0, "latest_receipt": ""#
+      + String(repeating: "A", count: 500) + "\"}}"
+    let short = #"{"account_id": "short", "response": {"status": 0}}"#
+    try Data((long + "\n" + short + "\n").utf8).write(to: path)
+    let collected = try Collected([path.path], options: .init(maximumRecordBytes: 200))
+    #expect(collected.records.map(\.accountId) == ["short"])
+    let entry = try #require(collected.quarantined.first)
+    #expect(entry.reason == .recordTooLarge)
+    #expect(entry.detail.hasPrefix("the line is \(long.utf8.count) bytes; the limit is 200 bytes"))
+  }
+
   @Test("reads lines across buffer boundaries, with CRLF and without a final newline")
   func lineBoundaries() throws {
     let directory = try TemporaryDirectory.make()

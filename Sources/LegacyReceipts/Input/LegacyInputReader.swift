@@ -201,7 +201,9 @@ public struct LegacyInputReader: Sendable {
     let filePosition = RecordPosition(path: file.path, line: nil, byteOffset: 0)
     let lines: LineReader
     do {
-      lines = try LineReader(path: file.path, maximumLineLength: options.maximumRecordBytes)
+      lines = try LineReader(
+        path: file.path, maximumLineLength: options.maximumRecordBytes,
+        carriageReturnEndsLine: format == .csv)
     } catch {
       try handle(.quarantined(unreadable(filePosition, reason: error.reason)))
       return
@@ -245,8 +247,8 @@ public struct LegacyInputReader: Sendable {
         bytes = UnsafeRawBufferPointer(rebasing: bytes[Self.byteOrderMark.count...])
       }
       if var pending = pendingRow {
-        // The previous CSV row ended inside a quoted field: this line continues it.
-        pending.bytes.append(0x0A)
+        // The previous CSV row ended inside a quoted field: this line continues it (the line
+        // break it holds was kept as the file wrote it).
         pending.bytes.append(contentsOf: bytes)
         if pending.bytes.count > options.maximumRecordBytes {
           pendingRow = nil
@@ -259,6 +261,7 @@ public struct LegacyInputReader: Sendable {
                 position: pending.position,
                 excerpt: pending.bytes.withUnsafeBytes { ExcerptSanitizer.excerpt(of: $0) })))
         } else if pending.bytes.withUnsafeBytes(CSVSeedParser.endsInsideQuotes) {
+          pending.bytes.append(contentsOf: line.terminator.bytes)
           pendingRow = pending
         } else {
           pendingRow = nil
@@ -283,7 +286,7 @@ public struct LegacyInputReader: Sendable {
           continue
         }
         if CSVSeedParser.endsInsideQuotes(bytes) {
-          pendingRow = (Array(bytes), position)
+          pendingRow = (Array(bytes) + line.terminator.bytes, position)
           continue
         }
         try handle(csvRow(bytes, parser: parser, position: position))

@@ -8,6 +8,10 @@
 /// large the file is. A line longer than the limit is not held: it is skipped to its end and
 /// reported with its first bytes and its length, so a 100 MB line costs no more memory than a
 /// short one.
+///
+/// A line ends at `\n` or `\r\n`; for CSV a lone `\r` ends one too, as classic Mac OS and
+/// Excel's "CSV (Macintosh)" wrote them. NDJSON keeps `\n` only: a JSON text holds no raw line
+/// break, and a stray `\r` must not split a record.
 final class LineReader {
   /// One line, valid until the next call to ``next()``.
   struct Line {
@@ -22,11 +26,36 @@ final class LineReader {
     var length: Int
     /// Whether the line exceeded the maximum and was skipped.
     var isTooLong: Bool
+    /// What ended the line: a CSV row whose quoted field spans lines keeps it as it was.
+    var terminator: Terminator = .lineFeed
+  }
+
+  /// The bytes that ended a line.
+  enum Terminator {
+    /// `\n`.
+    case lineFeed
+    /// `\r\n`.
+    case carriageReturnLineFeed
+    /// A lone `\r` (read only when it ends lines).
+    case carriageReturn
+    /// Nothing: the file's last line.
+    case endOfFile
+
+    /// The bytes themselves.
+    var bytes: [UInt8] {
+      switch self {
+      case .lineFeed: [0x0A]
+      case .carriageReturnLineFeed: [0x0D, 0x0A]
+      case .carriageReturn: [0x0D]
+      case .endOfFile: []
+      }
+    }
   }
 
   private let descriptor: Int32
   private let chunkSize: Int
   private let maximumLineLength: Int
+  private let carriageReturnEndsLine: Bool
   private var buffer: UnsafeMutableRawBufferPointer
   /// Unconsumed data is `buffer[start..<end]`.
   private var start = 0
@@ -49,13 +78,18 @@ final class LineReader {
   ///   - path: the file.
   ///   - chunkSize: how much to read per system call.
   ///   - maximumLineLength: lines longer than this are skipped and reported.
+  ///   - carriageReturnEndsLine: whether a lone `\r` ends a line (CSV), besides `\n` and `\r\n`.
   /// - Throws: ``FileReadError`` when the file cannot be opened.
-  init(path: String, chunkSize: Int = 1 << 20, maximumLineLength: Int) throws(FileReadError) {
+  init(
+    path: String, chunkSize: Int = 1 << 20, maximumLineLength: Int,
+    carriageReturnEndsLine: Bool = false
+  ) throws(FileReadError) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw FileReadError(path: path, errno: errno) }
     self.descriptor = descriptor
     self.chunkSize = chunkSize
     self.maximumLineLength = maximumLineLength
+    self.carriageReturnEndsLine = carriageReturnEndsLine
     self.buffer = .allocate(byteCount: chunkSize * 2, alignment: 16)
   }
 
@@ -70,39 +104,74 @@ final class LineReader {
   /// - Throws: ``FileReadError`` when reading fails.
   func next() throws(FileReadError) -> Line? {
     while true {
-      if let newline = findNewline() {
-        return takeLine(upTo: newline, terminatorLength: 1)
+      if let lineEnd = findLineEnd() {
+        return takeLine(lineEnd)
       }
       if end - start > maximumLineLength {
         return try skipOverlongLine()
       }
       if isAtEndOfFile {
         guard start < end else { return nil }
-        return takeLine(upTo: end, terminatorLength: 0)
+        // The last line: a carriage return at its very end is a line break cut short.
+        let last = end > start && buffer[end - 1] == 0x0D ? end - 1 : end
+        return takeLine(LineEnd(contentEnd: last, nextStart: end, terminator: .endOfFile))
       }
       try fill()
     }
   }
 
-  private func findNewline() -> Int? {
+  /// Where a line ends: its content's end, where the next line starts, and what lay between.
+  private struct LineEnd {
+    var contentEnd: Int
+    var nextStart: Int
+    var terminator: Terminator
+  }
+
+  /// The end of the line at `start`, when the bytes read so far hold it.
+  private func findLineEnd() -> LineEnd? {
     guard scanned < end, let base = buffer.baseAddress else { return nil }
-    guard let found = memchr(base + scanned, 0x0A, end - scanned) else {
+    let lineFeed = memchr(base + scanned, 0x0A, end - scanned).map {
+      base.distance(to: UnsafeMutableRawPointer($0))
+    }
+    if carriageReturnEndsLine,
+      let found = memchr(base + scanned, 0x0D, (lineFeed ?? end) - scanned)
+    {
+      let index = base.distance(to: UnsafeMutableRawPointer(found))
+      if index + 1 < end {
+        return buffer[index + 1] == 0x0A
+          ? LineEnd(contentEnd: index, nextStart: index + 2, terminator: .carriageReturnLineFeed)
+          : LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+      }
+      if isAtEndOfFile {
+        return LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+      }
+      // The last byte read: whether `\n` follows is not known until more is read.
+      scanned = index
+      return nil
+    }
+    guard let lineFeed else {
       scanned = end
       return nil
     }
-    return base.distance(to: UnsafeMutableRawPointer(found))
+    if lineFeed > start, buffer[lineFeed - 1] == 0x0D {
+      return LineEnd(
+        contentEnd: lineFeed - 1, nextStart: lineFeed + 1, terminator: .carriageReturnLineFeed)
+    }
+    return LineEnd(contentEnd: lineFeed, nextStart: lineFeed + 1, terminator: .lineFeed)
   }
 
-  private func takeLine(upTo newline: Int, terminatorLength: Int) -> Line {
-    var lineEnd = newline
-    if lineEnd > start, buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+  private func takeLine(_ lineEnd: LineEnd) -> Line {
     lineNumber += 1
+    let length = lineEnd.contentEnd - start
+    // A line whole in the buffer can still pass the limit (a limit below the chunk size): it is
+    // reported like one skipped, with its first bytes.
+    let isTooLong = length > maximumLineLength
+    let kept = isTooLong ? min(length, overlongPrefix.count) : length
     let line = Line(
-      bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<lineEnd]), number: lineNumber,
-      offset: fileOffset, length: lineEnd - start, isTooLong: false)
-    let consumed = newline + terminatorLength - start
-    fileOffset += Int64(consumed)
-    start = newline + terminatorLength
+      bytes: UnsafeRawBufferPointer(rebasing: buffer[start..<start + kept]), number: lineNumber,
+      offset: fileOffset, length: length, isTooLong: isTooLong, terminator: lineEnd.terminator)
+    fileOffset += Int64(lineEnd.nextStart - start)
+    start = lineEnd.nextStart
     scanned = start
     return line
   }
@@ -116,17 +185,17 @@ final class LineReader {
     var length = 0
     lineNumber += 1
     while true {
-      if let newline = findNewline() {
-        length += newline - start
-        fileOffset += Int64(newline + 1 - start)
-        start = newline + 1
+      if let lineEnd = findLineEnd() {
+        length += lineEnd.contentEnd - start
+        fileOffset += Int64(lineEnd.nextStart - start)
+        start = lineEnd.nextStart
         scanned = start
         break
       }
-      length += end - start
-      fileOffset += Int64(end - start)
-      start = end
-      scanned = end
+      // Up to `scanned`: a carriage return read last stays, to be judged with what follows.
+      length += scanned - start
+      fileOffset += Int64(scanned - start)
+      start = scanned
       if isAtEndOfFile { break }
       try fill()
     }

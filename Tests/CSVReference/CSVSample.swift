@@ -1,0 +1,78 @@
+/// Random CSV made to be read the same way by any RFC 4180 reader: fields of letters, digits,
+/// punctuation, commas, quotes and non-ASCII text (composed and decomposed accents, CJK, an
+/// emoji), quoted when they must be and at random when they need not, with no white space at
+/// either end of a field (this project trims it; a plain RFC 4180 reader keeps it) and, unless
+/// asked for, no line break inside one.
+public struct CSVSample {
+  private var state: UInt64
+
+  /// A generator; the same seed gives the same fields.
+  public init(seed: UInt64) {
+    state = seed
+  }
+
+  /// A number below `bound` (SplitMix64).
+  public mutating func next(below bound: Int) -> Int {
+    guard bound > 0 else { return 0 }
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return Int((z ^ (z >> 31)) % UInt64(bound))
+  }
+
+  private static let edgePieces = [
+    "a", "Z", "7", "0", "-", "_", "@", ".", "=", ",", "\"", "\u{E9}", "e\u{301}",
+    "\u{65E5}\u{672C}",
+    "\u{1F600}", "'", ";",
+  ]
+  private static let innerPieces = edgePieces + [" ", "\t", "\u{A0}", "  "]
+  private static let lineBreaks = ["\n", "\r\n", "\r"]
+
+  /// A field of up to `maximumPieces` pieces; never empty when `nonEmpty`.
+  public mutating func field(
+    maximumPieces: Int = 8, nonEmpty: Bool = false, lineBreaks: Bool = false
+  ) -> String {
+    let count = next(below: maximumPieces + 1)
+    guard count > 0 || nonEmpty else { return "" }
+    let length = max(count, 1)
+    var text = ""
+    for index in 0..<length {
+      let edge = index == 0 || index == length - 1
+      var pieces = edge ? Self.edgePieces : Self.innerPieces
+      if lineBreaks && !edge { pieces += Self.lineBreaks }
+      text += pieces[next(below: pieces.count)]
+    }
+    return text
+  }
+
+  /// A row's line: each field quoted when it holds a comma, a quote or a line break, and a
+  /// quarter of the others too.
+  public mutating func line(_ fields: [String]) -> String {
+    fields.map { field in
+      let needsQuotes = field.utf8.contains { [0x2C, 0x22, 0x0A, 0x0D].contains($0) }
+      guard needsQuotes || next(below: 4) == 0 else { return field }
+      return "\"" + field.replacingQuotes() + "\""
+    }.joined(separator: ",")
+  }
+
+  /// A line break: LF mostly, CRLF often, a lone CR (classic Mac OS) now and then.
+  public mutating func lineBreak() -> String {
+    switch next(below: 10) {
+    case 0..<3: "\r\n"
+    case 3: "\r"
+    default: "\n"
+    }
+  }
+}
+
+extension String {
+  fileprivate func replacingQuotes() -> String {
+    var result = ""
+    for character in self {
+      result.append(character)
+      if character == "\"" { result.append("\"") }
+    }
+    return result
+  }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Python's `csv` module (standard library, `excel` dialect: `,`, `"`, `""` for a quote inside
+/// a quoted field, line breaks allowed inside one) as a judge of how this project splits CSV:
+/// code nobody here wrote.
+public enum PythonCSV {
+  /// The `python3` on `PATH` (or `RECEIPT_MIGRATE_PYTHON`), or `nil` when there is none.
+  public static let interpreter: String? = {
+    let environment = ProcessInfo.processInfo.environment
+    if let named = environment["RECEIPT_MIGRATE_PYTHON"] { return named }
+    for directory in (environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+      let candidate = "\(directory)/python3"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }()
+
+  /// What a test says when it cannot run.
+  public static let missingMessage =
+    "SKIPPED: no python3 on PATH, so CSV splitting was NOT checked against Python's csv module"
+
+  /// Why Python could not read a file.
+  public struct Failure: Error, CustomStringConvertible {
+    /// Python's exit status and what it printed.
+    public var description: String
+  }
+
+  /// The rows Python's `csv.reader` reads from the file, every field as a string.
+  ///
+  /// - Parameter path: a UTF-8 CSV file.
+  /// - Returns: the rows, in file order.
+  /// - Throws: ``Failure`` when Python is missing or fails; an error of Foundation's when its
+  ///   output is not the JSON expected.
+  public static func rows(ofFileAt path: String) throws -> [[String]] {
+    guard let interpreter else { throw Failure(description: missingMessage) }
+    // ASCII-only JSON (\u escapes): the scalars arrive exactly as Python read them.
+    let script =
+      "import csv, json, sys\n"
+      + "with open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
+      + "    json.dump(list(csv.reader(f)), sys.stdout)\n"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: interpreter)
+    process.arguments = ["-c", script, path]
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let message = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw Failure(
+        description: "python3 exited with \(process.terminationStatus): "
+          + String(decoding: message, as: UTF8.self))
+    }
+    guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String]] else {
+      throw Failure(description: "python3 printed no list of rows of strings")
+    }
+    return rows
+  }
+}
