@@ -48,7 +48,7 @@ public struct AccountKey: Hashable, Comparable, Sendable, CustomStringConvertibl
 
   /// Hashes the bytes (and their count, so that the hash of a key is not a prefix of another's).
   public func hash(into hasher: inout Hasher) {
-    let hashed = id.utf8.withContiguousStorageIfAvailable { bytes in
+    let hashed: Void? = id.utf8.withContiguousStorageIfAvailable { bytes in
       hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
     }
     if hashed == nil {
