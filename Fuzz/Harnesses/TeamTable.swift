@@ -106,6 +106,9 @@ func checkFields(_ line: Substring) {
   let expected = CSVReference.fields(line)
   invariant(
     same(fields, expected), "\(line.debugDescription) splits into \(fields), not \(expected)")
+  invariant(
+    CSVFields.hasUnclosedQuote(line) == CSVReference.endsInsideQuotes(line),
+    "\(line.debugDescription): the quote count and the split disagree on an unclosed quote")
   for field in fields {
     // Trimmed "of white space (as `.whitespaces` defines it)": space, tab and Unicode's Zs.
     invariant(

@@ -39,6 +39,18 @@ public enum CSVReference {
   /// - Parameter line: one line, without its break.
   /// - Returns: the fields.
   public static func fields(_ line: some StringProtocol) -> [String] {
+    split(line).fields
+  }
+
+  /// Whether the line ends inside a quoted field, by the same reading as ``fields(_:)``.
+  ///
+  /// - Parameter line: one line, without its break.
+  /// - Returns: `true` when a quote is left open.
+  public static func endsInsideQuotes(_ line: some StringProtocol) -> Bool {
+    split(line).endsQuoted
+  }
+
+  private static func split(_ line: some StringProtocol) -> (fields: [String], endsQuoted: Bool) {
     var fields: [String] = []
     var current = ""
     var quoted = false
@@ -65,6 +77,6 @@ public enum CSVReference {
       }
     }
     fields.append(current.trimmingCharacters(in: .whitespaces))
-    return fields
+    return (fields, quoted)
   }
 }

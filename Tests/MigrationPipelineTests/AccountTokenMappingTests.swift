@@ -55,6 +55,16 @@ struct AccountTokenMappingTests {
     #expect(file.quarantined.map(\.line) == [3])
   }
 
+  @Test("a quoted field left open rejects its line: an account id never swallows the token")
+  func unclosedQuote() throws {
+    let file = try AccountTokenFileReader.parse(
+      "account_id,app_account_token\n\"a1,11111111-1111-4111-8111-111111111111\n"
+        + "a2,22222222-2222-4222-8222-222222222222\n", path: "t.csv")
+    #expect(file.mapping.tokenByAccount == ["a2": "22222222-2222-4222-8222-222222222222"])
+    #expect(file.quarantined.map(\.line) == [2])
+    #expect(file.quarantined.first?.reason.hasPrefix("a quoted field is not closed") == true)
+  }
+
   @Test("a file without the header is refused as a whole")
   func header() {
     #expect(throws: AccountTokenFileReader.Failure.self) {

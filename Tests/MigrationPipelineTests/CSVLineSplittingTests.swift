@@ -27,6 +27,23 @@ import Testing
     }
   }
 
+  /// The quote count's parity is the whole rule: checked on every line of up to 8 characters
+  /// over a letter, a comma, a quote and a space, against the split's own state at the end.
+  @Test func anUnclosedQuoteIsAnOddNumberOfQuotes() {
+    var lines = [""]
+    var checked = 0
+    for _ in 0..<8 {
+      lines = lines.flatMap { line in ["a", ",", "\"", " "].map { line + $0 } }
+      for line in lines {
+        #expect(
+          CSVFields.hasUnclosedQuote(Substring(line)) == CSVReference.endsInsideQuotes(line),
+          "\(line.debugDescription)")
+        checked += 1
+      }
+    }
+    #expect(checked == (1...8).map { 1 << (2 * $0) }.reduce(0, +))
+  }
+
   @Test func trimmingMatchesFoundation() {
     var random = SplitMix(seed: 11)
     let edges = [

@@ -161,6 +161,27 @@ struct RunConfigurationTests {
     }
   }
 
+  @Test("a quoted field left open, by a line break inside it or a stray quote, rejects its line")
+  func teamTableUnclosedQuotes() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("table.csv")
+    let text = [
+      "account_id,product_id,status,expires_at",
+      "a1,\"pro", "monthly\",active,",  // a field holding a line break: two lines, both open
+      "a2,pro.monthly,active,\"",  // read before as an empty expiry
+      "a3,\"pro \"\"x\"\"\",active,",  // doubled quotes inside quotes: closed
+      "",
+    ].joined(separator: "\n")
+    try Data(text.utf8).write(to: file)
+    let table = try CurrentEntitlementsReader.read(file.path)
+    #expect(table.rowsRead == 4)
+    #expect(table.rejected.map(\.line) == [2, 3, 4])
+    #expect(table.rejected.allSatisfy { $0.reason == CSVFields.unclosedQuoteReason })
+    #expect(table.rows["a3"]?.first?.productId == "pro \"x\"")
+    #expect(table.rows.count == 1)
+  }
+
   @Test("the team table as Excel's \"CSV UTF-8\" writes it: a byte-order mark before the header")
   func teamTableWithByteOrderMark() throws {
     let directory = try TemporaryDirectory.make()

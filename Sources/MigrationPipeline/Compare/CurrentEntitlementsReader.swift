@@ -118,6 +118,10 @@ public enum CurrentEntitlementsReader {
       let text = CSVFields.trimmed(Substring(line), newlines: true)
       if text.isEmpty { return }
       rowsRead += 1
+      if CSVFields.hasUnclosedQuote(text) {
+        rejected.append((number, CSVFields.unclosedQuoteReason))
+        return
+      }
       switch columns.row(fields(text)) {
       case .success(let row): accepted.append(row)
       case .failure(let reason): rejected.append((number, reason.description))

@@ -61,6 +61,10 @@ public enum AccountTokenFileReader {
       }
       if line.trimmingCharacters(in: .whitespaces).isEmpty { continue }
       file.rowsRead += 1
+      if CSVFields.hasUnclosedQuote(Substring(line)) {
+        quarantine(CSVFields.unclosedQuoteReason)
+        continue
+      }
       let values = CSVFields.split(Substring(line))
       guard values.count > max(accountColumn, tokenColumn) else {
         quarantine("the row has \(values.count) field(s); expected account_id,app_account_token")

@@ -19,6 +19,24 @@ enum CSVFields {
       ? Substring(header.unicodeScalars.dropFirst()) : header
   }
 
+  /// Whether a line leaves a quoted field open: ``split(_:)`` would read the rest of the line
+  /// into it. The team's files are read a line at a time, so such a line is a field that held a
+  /// line break or a stray quote: rejected with ``unclosedQuoteReason`` rather than read wrong.
+  ///
+  /// Every quote opens or closes a field's quoting except the two of a `""` inside quotes, so
+  /// a line ends inside quotes exactly when it holds an odd number of them.
+  ///
+  /// - Parameter line: the line, without its line break.
+  /// - Returns: `true` when the line ends inside quotes.
+  static func hasUnclosedQuote(_ line: Substring) -> Bool {
+    line.utf8.count(where: { $0 == UInt8(ascii: "\"") }) % 2 == 1
+  }
+
+  /// Why a line with an unclosed quote is rejected.
+  static let unclosedQuoteReason =
+    "a quoted field is not closed on this line (fields in this file cannot hold line breaks; "
+    + "a quote inside a quoted field is written twice, \"\")"
+
   /// Splits one line into its fields.
   ///
   /// - Parameter line: the line, without its line break.
