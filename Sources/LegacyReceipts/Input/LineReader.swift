@@ -130,34 +130,40 @@ final class LineReader {
   /// The end of the line at `start`, when the bytes read so far hold it.
   private func findLineEnd() -> LineEnd? {
     guard scanned < end, let base = buffer.baseAddress else { return nil }
-    let lineFeed = memchr(base + scanned, 0x0A, end - scanned).map {
-      base.distance(to: UnsafeMutableRawPointer($0))
-    }
-    if carriageReturnEndsLine,
-      let found = memchr(base + scanned, 0x0D, (lineFeed ?? end) - scanned)
-    {
-      let index = base.distance(to: UnsafeMutableRawPointer(found))
-      if index + 1 < end {
-        return buffer[index + 1] == 0x0A
-          ? LineEnd(contentEnd: index, nextStart: index + 2, terminator: .carriageReturnLineFeed)
-          : LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+    guard carriageReturnEndsLine else {
+      guard let found = memchr(base + scanned, 0x0A, end - scanned) else {
+        scanned = end
+        return nil
       }
-      if isAtEndOfFile {
-        return LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+      let lineFeed = base.distance(to: UnsafeMutableRawPointer(found))
+      if lineFeed > start, buffer[lineFeed - 1] == 0x0D {
+        return LineEnd(
+          contentEnd: lineFeed - 1, nextStart: lineFeed + 1, terminator: .carriageReturnLineFeed)
       }
-      // The last byte read: whether `\n` follows is not known until more is read.
-      scanned = index
-      return nil
+      return LineEnd(contentEnd: lineFeed, nextStart: lineFeed + 1, terminator: .lineFeed)
     }
-    guard let lineFeed else {
+    // One pass for the first CR or LF: two `memchr`s, one per byte, would each run to the end
+    // of the buffer on every line of a file that has only the other.
+    var index = scanned
+    while index < end, buffer[index] != 0x0A, buffer[index] != 0x0D { index += 1 }
+    guard index < end else {
       scanned = end
       return nil
     }
-    if lineFeed > start, buffer[lineFeed - 1] == 0x0D {
-      return LineEnd(
-        contentEnd: lineFeed - 1, nextStart: lineFeed + 1, terminator: .carriageReturnLineFeed)
+    if buffer[index] == 0x0A {
+      return LineEnd(contentEnd: index, nextStart: index + 1, terminator: .lineFeed)
     }
-    return LineEnd(contentEnd: lineFeed, nextStart: lineFeed + 1, terminator: .lineFeed)
+    if index + 1 < end {
+      return buffer[index + 1] == 0x0A
+        ? LineEnd(contentEnd: index, nextStart: index + 2, terminator: .carriageReturnLineFeed)
+        : LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+    }
+    if isAtEndOfFile {
+      return LineEnd(contentEnd: index, nextStart: index + 1, terminator: .carriageReturn)
+    }
+    // The last byte read: whether `\n` follows is not known until more is read.
+    scanned = index
+    return nil
   }
 
   private func takeLine(_ lineEnd: LineEnd) -> Line {
