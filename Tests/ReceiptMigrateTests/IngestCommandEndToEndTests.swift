@@ -164,6 +164,34 @@ struct IngestCommandEndToEndTests {
     #expect(result.standardError.contains("Error: 1 input(s) quarantined"))
   }
 
+  @Test("explain names the stored account an id differs from only in Unicode normalization")
+  func explainEquivalentId() throws {
+    let directory = try TemporaryDirectory.make(prefix: "e2e")
+    defer { TemporaryDirectory.remove(directory) }
+    let stored = "jose\u{301}@example.com"
+    let typed = "jos\u{E9}@example.com"
+    try Data("account_id,original_transaction_id\n\(stored),1000000712345678\n".utf8)
+      .write(to: directory.appendingPathComponent("seeds.csv"))
+    let ingest = try Tool.run(["ingest", "seeds.csv", "--db", "s.sqlite"], in: directory)
+    #expect(ingest.status == 0, "\(ingest.standardError)")
+    // 4: the account was never backfilled; the run is recorded all the same.
+    let compare = try Tool.run(
+      ["compare", "--as-of", "2025-11-01T00:00:00Z", "--db", "s.sqlite"], in: directory)
+    #expect(compare.status == 4, "\(compare.standardError)")
+    let missing = try Tool.run(["explain", typed, "--db", "s.sqlite"], in: directory)
+    #expect(missing.status == 4)
+    #expect(
+      missing.standardError.contains(
+        "it holds an account whose id differs only in Unicode normalization: "
+          + "jose\\u{301}@example.com (you gave jos\\u{E9}@example.com)"),
+      "\(missing.standardError)")
+    let found = try Tool.run(["explain", stored, "--db", "s.sqlite"], in: directory)
+    #expect(found.status == 0, "\(found.standardError)")
+    let unrelated = try Tool.run(["explain", "nobody", "--db", "s.sqlite"], in: directory)
+    #expect(unrelated.status == 4)
+    #expect(!unrelated.standardError.contains("normalization"))
+  }
+
   @Test("a receipt declaring a length near Int.max is quarantined by name, on every run")
   func hugeLengthReceipt() throws {
     let directory = try workingCopy()

@@ -1,6 +1,6 @@
 /// Text made safe for a terminal: account ids and explanations are user data, and an escape
 /// sequence inside one could clear the screen or rewrite what was printed before it.
-enum TerminalText {
+public enum TerminalText {
   /// The text with every control character (C0, DEL and C1, line breaks included) written as a
   /// visible escape such as `\u{1B}`, so one field stays on one line and nothing reaches the
   /// terminal as a command.
@@ -15,6 +15,24 @@ enum TerminalText {
       }
     }
     return safe
+  }
+
+  /// The text with every scalar that is not printable ASCII written as `\u{…}`: shows which
+  /// scalars an id holds, so that `jos\u{E9}` and `jose\u{301}`, which a terminal draws
+  /// alike, can be told apart in a message.
+  ///
+  /// - Parameter text: the text.
+  /// - Returns: printable ASCII only.
+  public static func escaped(_ text: String) -> String {
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+      if (0x20..<0x7F).contains(scalar.value) {
+        escaped.unicodeScalars.append(scalar)
+      } else {
+        escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      }
+    }
+    return escaped
   }
 
   private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

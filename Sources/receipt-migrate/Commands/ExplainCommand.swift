@@ -45,7 +45,8 @@ struct ExplainCommand: AsyncParsableCommand {
       let pseudonymizer = try self.pseudonymizer(storePath: storePath)
       let accountId = try resolve(account, store: database, storePath: storePath)
       guard let comparison = try stored.comparison(of: accountId, store: database) else {
-        throw ToolFailure.incomplete("the database \(storePath) has no account \"\(account)\"")
+        throw ToolFailure.incomplete(
+          try missingAccountMessage(accountId, store: database, storePath: storePath))
       }
       if json {
         // The account's line of the report's discrepancies.ndjson: one schema for scripts.
@@ -72,6 +73,23 @@ struct ExplainCommand: AsyncParsableCommand {
     else { return name }
     return try database.accountIds().first { pseudonymizer.pseudonym(forAccount: $0) == name }
       ?? name
+  }
+
+  /// Why an account id names no account, with the ids the store holds that differ from it only
+  /// in Unicode normalization: a terminal or a spreadsheet may compose `e` and U+0301 into `é`
+  /// (or the reverse), and the store tells accounts apart by their bytes.
+  private func missingAccountMessage(
+    _ accountId: String, store database: MigrationStore, storePath: String
+  ) throws -> String {
+    let message = "the database \(storePath) has no account \"\(accountId)\""
+    // `==` on `String` is canonical equivalence: exactly the ids that differ only in how they
+    // are normalized (the same bytes were looked up and not found).
+    let equivalent = try database.accountIds().filter { $0 == accountId }
+    guard !equivalent.isEmpty else { return message }
+    let listed = equivalent.map(TerminalText.escaped).joined(separator: ", ")
+    return message + "; it holds \(equivalent.count == 1 ? "an account" : "accounts") whose id "
+      + "differs only in Unicode normalization: \(listed) (you gave "
+      + "\(TerminalText.escaped(accountId))); pass the id exactly as stored"
   }
 
   /// The store's pseudonymizer, if its salt file exists (it is never created here).
