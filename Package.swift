@@ -158,7 +158,7 @@ let package = Package(
       name: "MigrationReportsTests",
       dependencies: [
         "MigrationReports", "Entitlements", "LegacyReceipts", "Chronology", "CryptoSupport", "JSON",
-        "GoldenFiles", "TestDirectories",
+        "GoldenFiles", "TestDirectories", "CSVReference",
       ],
       exclude: ["Fixtures"]
     ),

@@ -32,15 +32,30 @@ public enum PythonCSV {
   /// - Throws: ``Failure`` when Python is missing or fails; an error of Foundation's when its
   ///   output is not the JSON expected.
   public static func rows(ofFileAt path: String) throws -> [[String]] {
-    guard let interpreter else { throw Failure(description: missingMessage) }
     // ASCII-only JSON (\u escapes): the scalars arrive exactly as Python read them.
     let script =
       "import csv, json, sys\n"
       + "with open(sys.argv[1], newline='', encoding='utf-8') as f:\n"
       + "    json.dump(list(csv.reader(f)), sys.stdout)\n"
+    guard let rows = try json(ofScript: script, arguments: [path]) as? [[String]] else {
+      throw Failure(description: "python3 printed no list of rows of strings")
+    }
+    return rows
+  }
+
+  /// What a Python script prints as JSON on its standard output, decoded by Foundation.
+  ///
+  /// - Parameters:
+  ///   - script: the program, run with `python3 -c`.
+  ///   - arguments: its `sys.argv[1...]`.
+  /// - Returns: the decoded value.
+  /// - Throws: ``Failure`` when Python is missing or fails; an error of Foundation's when its
+  ///   output is not JSON.
+  public static func json(ofScript script: String, arguments: [String]) throws -> Any {
+    guard let interpreter else { throw Failure(description: missingMessage) }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: interpreter)
-    process.arguments = ["-c", script, path]
+    process.arguments = ["-c", script] + arguments
     let output = Pipe()
     let errors = Pipe()
     process.standardOutput = output
@@ -54,9 +69,6 @@ public enum PythonCSV {
         description: "python3 exited with \(process.terminationStatus): "
           + String(decoding: message, as: UTF8.self))
     }
-    guard let rows = try JSONSerialization.jsonObject(with: data) as? [[String]] else {
-      throw Failure(description: "python3 printed no list of rows of strings")
-    }
-    return rows
+    return try JSONSerialization.jsonObject(with: data)
   }
 }
