@@ -168,8 +168,8 @@ let package = Package(
     .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
     .target(name: "TestDirectories", path: "Tests/TestDirectories"),
     // The plain CSV splitting the team-table code is checked against, by the unit tests and by
-    // the team-table fuzz target (Scripts/fuzz compiles CSVReference.swift into the harness),
-    // and Python's csv module with the random CSV it is judged on.
+    // the team-table fuzz target (Scripts/fuzz compiles CSVReference.swift and SplitMix.swift
+    // into the harness), and Python's csv module with the random CSV it is judged on.
     .target(name: "CSVReference", path: "Tests/CSVReference"),
   ],
   swiftLanguageModes: [.v6]

@@ -182,19 +182,3 @@ func fnv1a(_ bytes: [UInt8]) -> UInt64 {
   for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
   return hash
 }
-
-/// SplitMix64, as the tests use it.
-struct SplitMix {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next(below bound: Int) -> Int {
-    guard bound > 0 else { return 0 }
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((z ^ (z >> 31)) % UInt64(bound))
-  }
-}

@@ -4,21 +4,16 @@
 /// either end of a field (this project trims it; a plain RFC 4180 reader keeps it) and, unless
 /// asked for, no line break inside one.
 public struct CSVSample {
-  private var state: UInt64
+  private var random: SplitMix
 
   /// A generator; the same seed gives the same fields.
   public init(seed: UInt64) {
-    state = seed
+    random = SplitMix(seed: seed)
   }
 
-  /// A number below `bound` (SplitMix64).
+  /// A number below `bound`.
   public mutating func next(below bound: Int) -> Int {
-    guard bound > 0 else { return 0 }
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((z ^ (z >> 31)) % UInt64(bound))
+    random.next(below: bound)
   }
 
   private static let edgePieces = [

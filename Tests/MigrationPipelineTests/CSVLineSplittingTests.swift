@@ -92,21 +92,4 @@ import Testing
     // A CR that ended the last input must not swallow this input's leading LF.
     #expect(splitter.feed(Data("\nb\n".utf8)) == ["", "b"])
   }
-
-}
-
-/// A small seeded generator, so a failure names a case that can be run again.
-private struct SplitMix {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next(below bound: Int) -> Int {
-    guard bound > 0 else { return 0 }
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return Int((z ^ (z >> 31)) % UInt64(bound))
-  }
 }
