@@ -149,13 +149,19 @@ struct FaultInjectionTests {
     let world = try EndToEnd.world(seed: 24, accounts: 40)
     let scratch = try EndToEnd.scratch()
     defer { TemporaryDirectory.remove(scratch) }
-    let appStore = try EndToEnd.AppStore(world: world) {
+    // The simulator's wall clock moves with its requests: at most 50 ms per reading (two per
+    // request), never past real time. Its buckets of 4 a second then refill by at most 0.4 of a
+    // request per request, so 429s come however slowly a loaded machine sends: on the real
+    // clock, a test process starved of CPU sent so slowly that the bucket never ran dry.
+    let paced = RequestPacedClock(step: 50)
+    let appStore = try EndToEnd.AppStore(world: world, wallClock: paced) {
       $0.rateLimits = SimulatorRateLimits(
         production: [.transactionHistory: 4, .subscriptionStatuses: 4], sandboxShare: 1)
+      // The paced clock falls behind real time, in which the client signs its tokens.
+      $0.tokenClockSkew = .seconds(3_600)
     } client: {
       // The client believes in 25 times the rate the server allows, and starts with a burst
-      // of 16 requests in flight at once against a bucket of 4: 429s come however slow the
-      // machine is, even when a busy test process leaves the run unscheduled for a while.
+      // of 16 requests in flight at once against a bucket of 4.
       $0.rateLimits = RateLimits(
         production: [.transactionHistory: 100, .subscriptionStatuses: 100], sandboxShare: 1,
         burst: 16)

@@ -152,17 +152,20 @@ enum EndToEnd {
     ///
     /// - Parameters:
     ///   - world: the world directory.
+    ///   - clock: the world's instant, if not the world's own.
+    ///   - wallClock: the simulator's wall clock (tokens, rate limits, notification times), when
+    ///     not the system's.
     ///   - configure: changes to the simulator (rate limits are off unless set here).
     ///   - client: changes to the client configuration (generous limits unless set here).
     ///   - description: how reports name it; the simulator's own description (which names the
     ///     world's directory) by default.
     init(
-      world: String, clock: Timestamp? = nil,
+      world: String, clock: Timestamp? = nil, wallClock: RequestPacedClock? = nil,
       configure: (inout SimulatorConfiguration) -> Void = { _ in },
       client: (inout ClientConfiguration) -> Void = { _ in }, description: String? = nil
     ) throws {
       embedded = try EmbeddedAppStore.start(
-        worldDirectory: world, now: SystemTime.now, clock: clock
+        worldDirectory: world, now: wallClock.map { $0.now } ?? SystemTime.now, clock: clock
       ) {
         $0.rateLimits = .off
         configure(&$0)
