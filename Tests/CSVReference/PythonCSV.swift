@@ -43,6 +43,40 @@ public enum PythonCSV {
     return rows
   }
 
+  /// The first two columns of every data row (the header skipped), as bytes: what the judged
+  /// readers are compared on.
+  ///
+  /// - Parameter path: a UTF-8 CSV file with a header.
+  /// - Returns: one `[first, second]` pair of byte arrays per row.
+  /// - Throws: as ``rows(ofFileAt:)``.
+  public static func leadingPairs(ofFileAt path: String) throws -> [[[UInt8]]] {
+    try rows(ofFileAt: path).dropFirst().map { row in
+      row.prefix(2).map { Array($0.utf8) }
+    }
+  }
+
+  /// The first row where our reading and Python's differ, described for a failure message;
+  /// `nil` when the two are the same row for row.
+  ///
+  /// - Parameters:
+  ///   - ours: the rows as this project read them, as bytes.
+  ///   - theirs: the rows as Python read them, as bytes.
+  /// - Returns: the difference, or `nil`.
+  public static func firstDifference(ours: [[[UInt8]]], theirs: [[[UInt8]]]) -> String? {
+    func shown(_ row: [[UInt8]]) -> String {
+      "\(row.map { String(decoding: $0, as: UTF8.self).debugDescription })"
+    }
+    if let index = zip(ours, theirs).enumerated().first(where: { $0.element.0 != $0.element.1 })?
+      .offset
+    {
+      return "data row \(index + 1): ours \(shown(ours[index])), Python's \(shown(theirs[index]))"
+    }
+    guard ours.count == theirs.count else {
+      return "we read \(ours.count) rows, Python \(theirs.count)"
+    }
+    return nil
+  }
+
   /// What a Python script prints as JSON on its standard output, decoded by Foundation.
   ///
   /// - Parameters:
