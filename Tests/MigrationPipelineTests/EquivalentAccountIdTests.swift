@@ -159,7 +159,7 @@ struct EquivalentAccountIdTests {
     mapping.add(token: "11111111-1111-4111-8111-111111111111", forAccount: Self.composed)
     mapping.add(token: "22222222-2222-4222-8222-222222222222", forAccount: Self.decomposed)
     try store.storeRunAccountTokens(
-      mapping.tokenByAccount.sorted { $0.key < $1.key }.map { ($0.key.id, $0.value) },
+      mapping.tokensInAccountOrder,
       runId: runId)
     let stored = try store.runAccountTokens(runId: runId)
     #expect(

@@ -36,6 +36,12 @@ public struct AccountTokenMapping: Hashable, Sendable {
     return nil
   }
 
+  /// Every account's token, in the store's order of accounts (by their bytes): the form the
+  /// store records a run's mapping in.
+  public var tokensInAccountOrder: [(accountId: String, token: String)] {
+    tokenByAccount.sorted { $0.key < $1.key }.map { ($0.key.id, $0.value) }
+  }
+
   /// The account's token, if the mapping has one: the token of exactly these bytes.
   public func token(forAccount accountId: String) -> String? {
     tokenByAccount[AccountKey(accountId)]

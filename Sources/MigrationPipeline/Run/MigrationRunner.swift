@@ -198,7 +198,7 @@ public struct MigrationRunner: Sendable {
     }
     if case .file? = options.tokens, let tokens {
       try store.storeRunAccountTokens(
-        tokens.mapping.tokenByAccount.sorted { $0.key < $1.key }.map { ($0.key.id, $0.value) },
+        tokens.mapping.tokensInAccountOrder,
         runId: runId)
     }
     let compareBegan = now()

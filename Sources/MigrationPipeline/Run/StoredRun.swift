@@ -102,17 +102,15 @@ public struct StoredRun: Sendable {
       // differ only in Unicode normalization for one account.
       var next = 0
       for comparison in chunk {
-        let id = comparison.accountId.utf8
-        while next < recorded.count, recorded[next].accountId.utf8.lexicographicallyPrecedes(id) {
-          next += 1
-        }
+        let id = AccountKey(comparison.accountId)
+        while next < recorded.count, AccountKey(recorded[next].accountId) < id { next += 1 }
         let stored =
-          next < recorded.count && recorded[next].accountId.utf8.elementsEqual(id)
+          next < recorded.count && AccountKey(recorded[next].accountId) == id
           ? recorded[next] : nil
         if stored != MigrationRunner.row(comparison) { changed.append(comparison.accountId) }
       }
     }
-    return (.recounted, changed.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+    return (.recounted, changed.sorted { AccountKey($0) < AccountKey($1) })
   }
 
   /// The run's accounts as a report streams them: computed again from the store, a chunk at a
