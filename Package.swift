@@ -72,7 +72,7 @@ let package = Package(
       name: "MigrationPipeline",
       dependencies: [
         "AppStoreServerAPI", "Chronology", "CompactEncoding", "CryptoSupport", "Entitlements",
-        "JSON", "LegacyReceipts", "MigrationStore", "Terminal", "MigrationReports",
+        "HTTPClient", "JSON", "LegacyReceipts", "MigrationStore", "Terminal", "MigrationReports",
       ]
     ),
 
@@ -124,8 +124,8 @@ let package = Package(
     .testTarget(
       name: "MigrationPipelineTests",
       dependencies: [
-        "MigrationPipeline", "MigrationStore", "LegacyReceipts", "Chronology", "AppStoreServerAPI",
-        "TestDirectories", "CSVReference",
+        "MigrationPipeline", "MigrationStore", "MigrationReports", "LegacyReceipts", "Chronology",
+        "AppStoreServerAPI", "HTTPServer", "TestDirectories", "CSVReference",
       ]
     ),
     .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate", "TestDirectories"]),

@@ -38,7 +38,7 @@ struct EquivalentAccountIdTests {
         runId: ingest, now: 1)
     }
     let runId = "run-1"
-    try store.beginRun(
+    try store.runLedger.begin(
       RunRow(
         id: runId, startedMilliseconds: 1, finishedMilliseconds: nil, asOfMilliseconds: 1,
         isSimulated: true, inputs: "{}", summary: nil))
@@ -181,7 +181,8 @@ struct EquivalentAccountIdTests {
     #expect(tally.accountsNeedingPrevious.count == 2)
     // Only the composed account had the category before: the decomposed one is new.
     var accumulator = RunDifference.Accumulator(
-      comparesBothTables: false, wanted: tally.accountsNeedingPrevious)
+      inputs: RunInputsComparison(primaryComparable: true, tableComparable: false),
+      wanted: tally.accountsNeedingPrevious)
     accumulator.add(
       CategoryPairRow(
         accountId: Self.decomposed, category: "legacy_error_status", tableCategory: nil,

@@ -75,7 +75,7 @@ struct DisplayOrderStorageTests {
     let ids = Self.awkwardIds
     try store.resetRecountedClassifications()
     try store.appendRecountedClassifications(ids.reversed().map { ($0, "match") })
-    try store.beginRun(
+    try store.runLedger.begin(
       RunRow(
         id: "r1", startedMilliseconds: 1, finishedMilliseconds: nil, asOfMilliseconds: 1,
         isSimulated: true, inputs: "{}", summary: nil))

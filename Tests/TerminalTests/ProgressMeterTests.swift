@@ -44,7 +44,7 @@ struct ProgressMeterTests {
           + "429s=1 retries=0 failures=0\n",
         "[backfill] 5000/20000 customers (25.0%), 100.0/s, ETA 2m 30s, "
           + "429s=1 retries=2 failures=0 timeouts=1\n",
-        "[backfill] finished 5000/20000 customers (25.0%) in 25s, 200.0/s, "
+        "[backfill] stopped at 5000/20000 customers (25.0%) in 25s, 200.0/s, "
           + "429s=1 retries=2 failures=0 timeouts=1\n",
       ])
   }

@@ -87,9 +87,14 @@ public actor RefreshStage {
     let queue = try store.refreshQueue()
     for row in queue { summary.dueByReason[row.reason.rawValue, default: 0] += 1 }
     observer?.stageStarted(Self.name, unit: "customers", total: Int64(queue.count))
+    // Progress counts the customers whose refresh ended (refreshed, or failed with a reason):
+    // a customer a spent budget left due is not done, and the line never says 100 % while
+    // customers stay due.
     try await ConcurrentWork.forEach(
-      queue, limit: options.concurrency, afterEach: { await self.customerFinished() },
-      body: { row in try await self.refresh(row) })
+      queue, limit: options.concurrency, afterEach: {},
+      body: { row in
+        if try await self.refresh(row) { await self.customerFinished() }
+      })
     try advanceWatermarks()
     summary.stillDue = try store.refreshQueue().count
     summary.requests = requestsReserved
@@ -122,15 +127,18 @@ public actor RefreshStage {
   // MARK: - One due customer
 
   /// Refreshes one due customer: the rest of its incremental history, then its statuses.
-  private func refresh(_ row: RefreshQueueRow) async throws {
-    guard let customer = try store.customer(id: row.customerId) else { return }
+  ///
+  /// - Returns: whether the customer's refresh ended (refreshed, or failed and recorded);
+  ///   `false` when a spent budget left it due.
+  private func refresh(_ row: RefreshQueueRow) async throws -> Bool {
+    guard let customer = try store.customer(id: row.customerId) else { return true }
     let environment = AppStoreEnvironment.named(customer.environment) ?? .production
     let fetchedAt = appStoreNow()
     if !row.isHistoryDone {
       var revision = customer.historyRevision
       while true {
         try StopRequest.checkpoint()
-        guard reserveRequest() else { return }
+        guard reserveRequest() else { return false }
         let page: HistoryResponse
         do {
           page = try await client.transactionHistory(
@@ -146,7 +154,7 @@ public actor RefreshStage {
             continue
           }
           try fail(customer.id, error)
-          return
+          return true
         }
         summary.historyPages += 1
         try store.storeRefreshPage(
@@ -156,20 +164,21 @@ public actor RefreshStage {
         if !page.hasMore { break }
       }
     }
-    guard reserveRequest() else { return }
+    guard reserveRequest() else { return false }
     let statuses: StatusResponse
     do {
       statuses = try await client.allSubscriptionStatuses(
         customer.walkTransactionId, environment: environment)
     } catch {
       try fail(customer.id, error)
-      return
+      return true
     }
     summary.statusCalls += 1
     try store.completeRefresh(
       statuses: BackfillStage.rows(statuses), customerId: customer.id,
       fetchedAt: fetchedAt.millisecondsSince1970, now: now().millisecondsSince1970)
     summary.refreshed += 1
+    return true
   }
 
   /// Records a failed refresh (the customer stays due), or stops the run for problems no

@@ -30,6 +30,8 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
     public var onlyNew: Bool
     /// The categories that count.
     public var categories: Set<DiscrepancyCategory>
+    /// The selector as the user wrote it, such as `new:table:loses_access`.
+    public var text: String
   }
 
   /// An account's categories in the previous run.
@@ -84,7 +86,8 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
             + "each optionally after table: (the team table's category) and new: (only accounts "
             + "that entered it since the previous run)")
       }
-      selectors.append(Selector(side: side, onlyNew: onlyNew, categories: categories))
+      selectors.append(
+        Selector(side: side, onlyNew: onlyNew, categories: categories, text: String(item)))
     }
     guard !selectors.isEmpty else {
       throw Failure(description: "--fail-on needs at least one category")

@@ -34,14 +34,23 @@ public struct FailOnTally: Sendable {
 
   /// The accounts selected, once the previous run's categories are known.
   ///
-  /// - Parameter previous: each account's categories in the run compared with, or `nil` when
-  ///   there is none.
+  /// - Parameters:
+  ///   - previous: each account's categories in the run compared with, or `nil` when there is
+  ///     none (then every account is new).
+  ///   - uncomparedSides: the sides the run compared with did not compare alike (another
+  ///     catalogue, no team table): a `new:` selector of such a side takes no account, since
+  ///     whether an account is new there cannot be known (``unevaluated(uncomparedSides:)``
+  ///     names those selectors).
   /// - Returns: how many accounts the policy selects.
-  public func count(previous: [AccountKey: FailOnPolicy.Previous]?) -> Int {
+  public func count(
+    previous: [AccountKey: FailOnPolicy.Previous]?,
+    uncomparedSides: Set<FailOnPolicy.Side> = []
+  ) -> Int {
     decided
       + pending.count { account in
         policy.selectors.contains { selector in
-          guard selector.onlyNew else { return false }
+          guard selector.onlyNew, previous == nil || !uncomparedSides.contains(selector.side)
+          else { return false }
           let now = selector.side == .primary ? account.category : account.tableCategory
           guard let now, selector.categories.contains(now) else { return false }
           let earlier = previous?[AccountKey(account.accountId)]
@@ -60,7 +69,23 @@ public struct FailOnTally: Sendable {
   }
 
   /// Whether the selected accounts cross the threshold.
-  public func isCrossed(previous: [AccountKey: FailOnPolicy.Previous]?) -> Bool {
-    count(previous: previous) > policy.threshold
+  ///
+  /// - Parameters:
+  ///   - previous: see ``count(previous:uncomparedSides:)``.
+  ///   - uncomparedSides: see ``count(previous:uncomparedSides:)``.
+  public func isCrossed(
+    previous: [AccountKey: FailOnPolicy.Previous]?,
+    uncomparedSides: Set<FailOnPolicy.Side> = []
+  ) -> Bool {
+    count(previous: previous, uncomparedSides: uncomparedSides) > policy.threshold
+  }
+
+  /// The `new:` selectors that could not be decided because the run compared with did not
+  /// compare their side alike, as the user wrote them.
+  ///
+  /// - Parameter uncomparedSides: see ``count(previous:uncomparedSides:)``.
+  /// - Returns: the selectors, in the order given.
+  public func unevaluated(uncomparedSides: Set<FailOnPolicy.Side>) -> [String] {
+    policy.selectors.filter { $0.onlyNew && uncomparedSides.contains($0.side) }.map(\.text)
   }
 }

@@ -33,6 +33,12 @@ public struct MigrationRunOptions: Sendable {
   public var runId: String?
   /// The team's `appAccountToken` mapping, when the run audits tokens.
   public var tokens: AccountTokenSource?
+  /// The command that makes the run (`migrate`, `audit`, `compare`), for the run ledger.
+  public var command: String?
+  /// The command line, secrets scrubbed (``CommandLineScrubber``), for the run ledger.
+  public var commandLine: [String] = []
+  /// The inputs and settings the run uses, each with where it came from.
+  public var usedInputs: [UsedInput] = []
 
   /// Creates options.
   public init(

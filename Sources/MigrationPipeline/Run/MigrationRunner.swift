@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import Chronology
 import Entitlements
 import Foundation
+import JSON
 import LegacyReceipts
 import MigrationReports
 import MigrationStore
@@ -44,13 +45,21 @@ public struct MigrationRunner: Sendable {
 
   /// Runs every stage: ingest (skipped when these inputs were ingested already), backfill
   /// (which sends no request when every customer is complete), refresh (which asks only what may
-  /// have changed since the store last asked), compare, report.
+  /// have changed since the store last asked), compare, report — then hands the outcome to
+  /// `delivering` (which prints it and sends the alerts) and records the run as ended.
   ///
+  /// Only an ended run is a baseline for the next: if the process dies before `delivering`
+  /// returns, the next run counts and lists the same changes again.
+  ///
+  /// - Parameter delivering: what tells a person about the run; the run ends when it returns.
   /// - Returns: the outcome, with the exit status it asks for.
   /// - Throws: configuration problems (an unreadable catalogue or table, a store holding
   ///   another App Store's data), `SQLiteError`, authentication failures from the App Store,
-  ///   `ReportError`, `CancellationError`.
-  public func run() async throws -> MigrationOutcome {
+  ///   `ReportError`, `CancellationError`, and what `delivering` throws (the run is then not
+  ///   ended).
+  public func run(
+    delivering: (MigrationOutcome) async throws -> Void = { _ in }
+  ) async throws -> MigrationOutcome {
     let started = now()
     let appStoreStart = appStoreNow()
     // Before anything is written: a store holding another App Store's data takes nothing in.
@@ -75,9 +84,24 @@ public struct MigrationRunner: Sendable {
     let run = try compare(
       ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations)
     let directory = try writeReport(run)
-    return MigrationOutcome(
+    let outcome = MigrationOutcome(
       ingest: ingest, backfill: backfill, refresh: refresh, run: run,
       reportDirectory: directory)
+    try await delivering(outcome)
+    try end(run)
+    return outcome
+  }
+
+  /// Records that a run's command ended: its outcome was told (headline printed, alerts handed
+  /// over). From now on it is the baseline of the next run, if its report was committed.
+  ///
+  /// - Parameter run: the run.
+  /// - Throws: `SQLiteError`.
+  public func end(_ run: RecordedRun) throws {
+    let store = try openStore()
+    defer { try? store.close() }
+    try store.runLedger.recordEnd(
+      run.summary.runId, exitCode: run.exitStatus, at: now().millisecondsSince1970)
   }
 
   // MARK: - Stages
@@ -173,6 +197,7 @@ public struct MigrationRunner: Sendable {
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
+    recipe.teamTablePath = options.currentEntitlementsPath.map(Self.absolutePath)
     switch options.tokens {
     case .file(let path)?: recipe.tokensFile = Self.fileName(path)
     case .derived(let namespace)?: recipe.tokensNamespace = namespace
@@ -181,8 +206,9 @@ public struct MigrationRunner: Sendable {
     let runRow = RunRow(
       id: runId, startedMilliseconds: started.millisecondsSince1970, finishedMilliseconds: nil,
       asOfMilliseconds: asOf.millisecondsSince1970, isSimulated: source.isSimulated,
-      inputs: recipe.json, summary: nil)
-    try store.beginRun(runRow)
+      inputs: recipe.json, summary: nil, command: options.command,
+      commandLine: Self.json(options.commandLine), recipeKey: recipe.key)
+    try store.runLedger.begin(runRow)
     var rejectedTableRows: [(line: Int, reason: String)] = []
     if let tablePath = options.currentEntitlementsPath {
       try store.storeCurrentEntitlements([], runId: runId)
@@ -236,25 +262,30 @@ public struct MigrationRunner: Sendable {
       stageDurations: durations,
       requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
       teamTableFile: recipe.teamTableFile,
-      failOn: failOn.map {
-        FailOnThreshold(
-          expression: $0.policy.expression, isCrossed: $0.isCrossed(previous: difference?.previous))
+      failOn: failOn.map { tally in
+        let uncompared = difference?.uncomparedSides ?? []
+        return FailOnThreshold(
+          expression: tally.policy.expression,
+          isCrossed: tally.isCrossed(previous: difference?.previous, uncomparedSides: uncompared),
+          unevaluated: difference == nil ? [] : tally.unevaluated(uncomparedSides: uncompared))
       })
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
     summary.tokenMapping = recipe.tokenMapping
+    summary.command = options.command
+    summary.commandLine = options.commandLine
+    summary.usedInputs = options.usedInputs
+    summary.impactCounts = statistics.impactCounts
+    summary.tableImpactCounts = recipe.teamTableFile == nil ? nil : statistics.tableImpactCounts
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
     }
-    try store.finishRun(
-      runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
-      summary: RunSummaryCodec.encode(summary))
     let storePath = self.storePath
     let clock = now
     let finalRecipe = recipe
-    return RecordedRun(
+    var recorded = RecordedRun(
       summary: summary, statistics: statistics,
       rejectedTableRows: rejectedTableRows, changes: difference?.changes ?? [],
       lostNotifications: lost, quarantinedTokenRows: tokens?.quarantined ?? [],
@@ -265,6 +296,11 @@ public struct MigrationRunner: Sendable {
           store: store, options: try finalRecipe.compareOptions(store: store, runId: runId)
         ).run()
       })
+    recorded.summary.exitCode = recorded.exitStatus
+    try store.runLedger.finish(
+      runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
+      summary: RunSummaryCodec.encode(recorded.summary))
+    return recorded
   }
 
   /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.
@@ -276,16 +312,22 @@ public struct MigrationRunner: Sendable {
     let reportOptions = try options.reportOptions()
     let store = try openStore()
     defer { try? store.close() }
+    let row = try store.runLedger.run(run.summary.runId)
     let recipe = try RunRecipe.read(
-      try store.run(run.summary.runId)
+      row
         ?? { throw RunRecipe.Failure(description: "the run \(run.summary.runId) is not stored") }())
     let stage = CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
-    return try ReportWriter.writeRun(
+    let directory = try ReportWriter.writeRun(
       summary: run.summary,
       source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
       context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
       reportsDirectory: options.reportsDirectory, options: reportOptions)
+    // Only now is the run a baseline for the next, and its lost notifications handed over.
+    try store.runLedger.markReported(
+      run.summary.runId, directory: Self.absolutePath(directory),
+      at: now().millisecondsSince1970)
+    return directory
   }
 
   // MARK: - Helpers
@@ -343,6 +385,22 @@ public struct MigrationRunner: Sendable {
 
   static func fileName(_ path: String) -> String {
     URL(fileURLWithPath: path).lastPathComponent
+  }
+
+  /// The path made absolute against the working directory (and `..` resolved), so that a run
+  /// started elsewhere — by cron, in another folder — names the same file.
+  public static func absolutePath(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
+  }
+
+  /// Arguments as a JSON array, or `nil` when there are none.
+  static func json(_ arguments: [String]) -> String? {
+    guard !arguments.isEmpty else { return nil }
+    var writer = JSONWriter()
+    writer.beginArray()
+    for argument in arguments { writer.value(argument) }
+    writer.endArray()
+    return writer.string
   }
 
   static func row(_ comparison: AccountComparison) -> ComparisonRow {

@@ -81,15 +81,43 @@ public struct RecordedRun: Sendable {
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table or token-mapping rows rejected or accounts left
-  /// unresolved, else 0.
+  /// when inputs were quarantined, team-table or token-mapping rows rejected, accounts left
+  /// unresolved or stale, or a `new:` selector could not be decided, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
-    if unresolvedAccounts > 0 || staleAccounts > 0 || summary.inputs.recordsQuarantined > 0
-      || !rejectedTableRows.isEmpty || !quarantinedTokenRows.isEmpty
-    {
-      return 4
+    return incompleteReasons.isEmpty ? 0 : 4
+  }
+
+  /// Why the run is incomplete (exit 4), one phrase each: what it could not see or use, with
+  /// counts; empty when nothing is.
+  public var incompleteReasons: [String] {
+    var reasons: [String] = []
+    if staleAccounts > 0 {
+      reasons.append(
+        "\(staleAccounts) account(s) stale_app_store_data (their App Store data could not be "
+          + "brought up to date"
+          + (summary.refresh.map { refresh in
+            refresh.stillDue > 0 ? ": \(refresh.stillDue) customer(s) still due" : ""
+          } ?? "") + ")")
     }
-    return 0
+    if unresolvedAccounts > 0 {
+      reasons.append("\(unresolvedAccounts) account(s) unresolved")
+    }
+    if summary.inputs.recordsQuarantined > 0 {
+      reasons.append("\(summary.inputs.recordsQuarantined) legacy record(s) quarantined")
+    }
+    if !rejectedTableRows.isEmpty {
+      reasons.append("\(rejectedTableRows.count) entitlement table row(s) rejected")
+    }
+    if !quarantinedTokenRows.isEmpty {
+      reasons.append("\(quarantinedTokenRows.count) token mapping row(s) quarantined")
+    }
+    if let unevaluated = summary.failOn?.unevaluated, !unevaluated.isEmpty {
+      reasons.append(
+        "--fail-on \(unevaluated.joined(separator: ",")) could not be decided (the run compared "
+          + "with used other inputs: "
+          + (summary.since?.inputDifferences.joined(separator: "; ") ?? "") + ")")
+    }
+    return reasons
   }
 }

@@ -1,4 +1,5 @@
 import Chronology
+import CryptoSupport
 import Entitlements
 import Foundation
 import JSON
@@ -17,6 +18,9 @@ public struct RunRecipe: Sendable {
   public var catalogFile: String?
   /// The team table file's name, if one was compared.
   public var teamTableFile: String?
+  /// The team table's path as the run read it (absolute when the run knew it), if one was
+  /// compared; `nil` for a run recorded before the store kept it.
+  public var teamTablePath: String?
   /// The legacy inputs, for reports.
   public var legacyPaths: [String]
   /// Whether the App Store was simulated.
@@ -56,6 +60,7 @@ public struct RunRecipe: Sendable {
     writer.field("catalog_file", catalogFile)
     writer.field("catalog_csv", catalogText)
     writer.field("team_table_file", teamTableFile)
+    writer.field("team_table_path", teamTablePath)
     writer.key("legacy_paths")
     writer.beginArray()
     for path in legacyPaths { writer.value(path) }
@@ -92,9 +97,21 @@ public struct RunRecipe: Sendable {
         }
       }(),
       isSimulated: value["simulated"]?.boolValue ?? run.isSimulated)
+    recipe.teamTablePath = value["team_table_path"]?.stringValue
     recipe.tokensFile = value["tokens_file"]?.stringValue
     recipe.tokensNamespace = value["tokens_namespace"]?.stringValue
     return recipe
+  }
+
+  /// What the run's classifications depend on besides the store's data: the catalogue's
+  /// content and the team table it compared (by path: the file's content is expected to change
+  /// from night to night, its place is not). Runs with the same key are runs of the same
+  /// inputs, and "since the last run" compares a run with the last reported run of its key.
+  public var key: String {
+    var text = "catalog:"
+    if let catalogText { text += SHA256.hexDigest(Array(catalogText.utf8)) } else { text += "-" }
+    text += "\nteam-table:" + (teamTablePath ?? teamTableFile ?? "-")
+    return SHA256.hexDigest(Array(text.utf8))
   }
 
   /// How reports name the token mapping, or `nil` when the run did not audit tokens.

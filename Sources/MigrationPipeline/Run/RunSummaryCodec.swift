@@ -1,4 +1,5 @@
 import Chronology
+import Entitlements
 import JSON
 import MigrationReports
 
@@ -49,10 +50,35 @@ public enum RunSummaryCodec {
       writer.beginObject()
       writer.field("expression", failOn.expression)
       writer.field("crossed", failOn.isCrossed)
+      writer.key("unevaluated")
+      writer.beginArray()
+      for selector in failOn.unevaluated { writer.value(selector) }
+      writer.endArray()
       writer.endObject()
     } else {
       writer.null()
     }
+    writer.field("command", summary.command)
+    writer.key("command_line")
+    writer.beginArray()
+    for argument in summary.commandLine { writer.value(argument) }
+    writer.endArray()
+    writer.field("exit_code", summary.exitCode.map(Int.init))
+    writer.key("used_inputs")
+    writer.beginArray()
+    for input in summary.usedInputs { input.write(into: &writer) }
+    writer.endArray()
+    func impacts(_ name: String, _ counts: [DiscrepancyCategory.Impact: Int]?) {
+      guard let counts else { return }
+      writer.key(name)
+      writer.beginObject()
+      for impact in DiscrepancyCategory.Impact.allCases {
+        writer.field(impact.rawValue, counts[impact] ?? 0)
+      }
+      writer.endObject()
+    }
+    impacts("impact_counts", summary.impactCounts)
+    impacts("table_impact_counts", summary.tableImpactCounts)
     if let refresh = summary.refresh { write(refresh, into: &writer) }
     if let since = summary.since { write(since, into: &writer) }
     writer.field("lost_notifications", summary.lostNotifications)
@@ -108,6 +134,10 @@ public enum RunSummaryCodec {
     }
     counts("primary", since.primary)
     counts("table", since.table)
+    writer.key("input_differences")
+    writer.beginArray()
+    for difference in since.inputDifferences { writer.value(difference) }
+    writer.endArray()
     writer.endObject()
   }
 
@@ -146,8 +176,14 @@ public enum RunSummaryCodec {
     return RunChangeCounts(
       previousRunId: runId,
       previousAsOf: Timestamp(millisecondsSince1970: value["as_of_ms"]?.int64Value ?? 0),
-      primary: counts("primary") ?? ChangeCounts(), table: counts("table"),
-      newAccounts: Int(value["new_accounts"]?.int64Value ?? 0))
+      primary: counts("primary"), table: counts("table"),
+      newAccounts: Int(value["new_accounts"]?.int64Value ?? 0),
+      inputDifferences: {
+        if case .array(let items)? = value["input_differences"] {
+          return items.compactMap(\.stringValue)
+        }
+        return []
+      }())
   }
 
   /// One endpoint's statistics as JSON, as stored per run in `request_counters`.
@@ -236,8 +272,13 @@ public enum RunSummaryCodec {
     }
     let failOn = value["fail_on"].flatMap { failOn -> FailOnThreshold? in
       guard let expression = failOn["expression"]?.stringValue else { return nil }
+      var unevaluated: [String] = []
+      if case .array(let items)? = failOn["unevaluated"] {
+        unevaluated = items.compactMap(\.stringValue)
+      }
       return FailOnThreshold(
-        expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false)
+        expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false,
+        unevaluated: unevaluated)
     }
     var summary = RunSummary(
       runId: runId, toolVersion: value["tool_version"]?.stringValue ?? "",
@@ -256,6 +297,32 @@ public enum RunSummaryCodec {
     summary.since = since(from: value["since"])
     summary.lostNotifications = Int(value["lost_notifications"]?.int64Value ?? 0)
     summary.tokenMapping = value["token_mapping"]?.stringValue
+    func impacts(_ name: String) -> [DiscrepancyCategory.Impact: Int]? {
+      guard case .object(let members)? = value[name] else { return nil }
+      var counts: [DiscrepancyCategory.Impact: Int] = [:]
+      for member in members {
+        if let impact = DiscrepancyCategory.Impact(rawValue: member.key) {
+          counts[impact] = Int(member.value.int64Value ?? 0)
+        }
+      }
+      return counts
+    }
+    summary.impactCounts = impacts("impact_counts") ?? [:]
+    summary.tableImpactCounts = impacts("table_impact_counts")
+    summary.command = value["command"]?.stringValue
+    if case .array(let items)? = value["command_line"] {
+      summary.commandLine = items.compactMap(\.stringValue)
+    }
+    summary.exitCode = value["exit_code"]?.int64Value.map { Int32(truncatingIfNeeded: $0) }
+    if case .array(let items)? = value["used_inputs"] {
+      summary.usedInputs = items.compactMap { item in
+        guard let name = item["name"]?.stringValue, let value = item["value"]?.stringValue,
+          let origin = item["origin"]?.stringValue.flatMap(UsedInput.Origin.init(rawValue:))
+        else { return nil }
+        return UsedInput(
+          name: name, value: value, origin: origin, detail: item["detail"]?.stringValue)
+      }
+    }
     return summary
   }
 }

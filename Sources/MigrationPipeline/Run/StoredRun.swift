@@ -26,7 +26,7 @@ public struct StoredRun: Sendable {
   /// - Throws: ``RunRecipe/Failure`` when there is no such run or it never finished;
   ///   `SQLiteError`.
   public static func load(from store: MigrationStore, id: String?) throws -> StoredRun {
-    guard let row = try store.run(id) else {
+    guard let row = try store.runLedger.run(id) else {
       throw RunRecipe.Failure(
         description: id.map { "the database \(store.path) has no run \($0)" }
           ?? "the database \(store.path) has no run yet; run receipt-migrate migrate first")
@@ -191,8 +191,8 @@ public struct StoredRun: Sendable {
   /// - Throws: `SQLiteError`.
   public func since(of accountId: String, store: MigrationStore) throws -> ExplainRenderer.Since? {
     let earlier =
-      try summary.since.flatMap { try store.run($0.previousRunId) }
-      ?? store.previousFinishedRun(before: row.id, startedMilliseconds: row.startedMilliseconds)
+      try summary.since.flatMap { try store.runLedger.run($0.previousRunId) }
+      ?? store.runLedger.baseline(before: row, recipeKey: row.recipeKey)
     guard let earlier else { return nil }
     let categories = try store.comparisonCategories(runId: earlier.id, accountId: accountId)
     return ExplainRenderer.Since(

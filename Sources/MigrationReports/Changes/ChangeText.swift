@@ -13,12 +13,17 @@ enum ChangeText {
 
   /// "Since run X (as of 2025-11-01T00:00:00Z): …; your table: …".
   static func headline(_ since: RunChangeCounts) -> String {
+    var parts: [String] = []
+    if let primary = since.primary { parts.append(counts(primary)) }
+    if let table = since.table { parts.append("your table: " + counts(table)) }
+    if since.newAccounts > 0 {
+      parts.append("\(ReportFormatting.accounts(since.newAccounts)) new to the store")
+    }
     var text =
       "Since run \(since.previousRunId) (as of \(since.previousAsOf.iso8601)): "
-      + counts(since.primary)
-    if let table = since.table { text += "; your table: " + counts(table) }
-    if since.newAccounts > 0 {
-      text += "; \(ReportFormatting.accounts(since.newAccounts)) new to the store"
+      + (parts.isEmpty ? "nothing compared" : parts.joined(separator: "; "))
+    if !since.inputDifferences.isEmpty {
+      text += " (inputs differ: " + since.inputDifferences.joined(separator: "; ") + ")"
     }
     return text
   }

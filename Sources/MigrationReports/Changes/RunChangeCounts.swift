@@ -7,22 +7,27 @@ public struct RunChangeCounts: Hashable, Sendable {
   public var previousRunId: String
   /// Its comparison instant.
   public var previousAsOf: Timestamp
-  /// Moves of the primary category.
-  public var primary: ChangeCounts
+  /// Moves of the primary category, or `nil` when the two runs' primary categories cannot be
+  /// compared (their catalogues differ).
+  public var primary: ChangeCounts?
   /// Moves of the team table's category, when both runs compared a table.
   public var table: ChangeCounts?
   /// Accounts the previous run did not have.
   public var newAccounts: Int
+  /// How the two runs' inputs differ, one sentence each (empty when they are the same): what
+  /// was therefore not compared.
+  public var inputDifferences: [String]
 
   /// Creates counts.
   public init(
-    previousRunId: String, previousAsOf: Timestamp, primary: ChangeCounts, table: ChangeCounts?,
-    newAccounts: Int
+    previousRunId: String, previousAsOf: Timestamp, primary: ChangeCounts?, table: ChangeCounts?,
+    newAccounts: Int, inputDifferences: [String] = []
   ) {
     self.previousRunId = previousRunId
     self.previousAsOf = previousAsOf
     self.primary = primary
     self.table = table
     self.newAccounts = newAccounts
+    self.inputDifferences = inputDifferences
   }
 }

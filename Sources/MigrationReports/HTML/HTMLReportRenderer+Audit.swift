@@ -19,7 +19,12 @@ extension HTMLReportRenderer {
         ? "; \(ReportFormatting.accounts(since.newAccounts)) are new to the store" : "")
       + ". A new finding was a match (or new) and now differs; resolved is the reverse; a "
       + "persisting finding has the same category as before.</p>\n"
-    html += chart(since.primary, id: "since-chart", title: "Primary category since the last run")
+    for difference in since.inputDifferences {
+      html += "<p class=\"banner crossed\"><strong>Inputs differ.</strong> \(e(difference)).</p>\n"
+    }
+    if let primary = since.primary {
+      html += chart(primary, id: "since-chart", title: "Primary category since the last run")
+    }
     if let table = since.table {
       html += "<h3>Your entitlement table</h3>\n"
       html += chart(table, id: "since-table-chart", title: "Table category since the last run")

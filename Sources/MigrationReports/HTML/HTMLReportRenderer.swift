@@ -95,8 +95,10 @@ struct HTMLReportRenderer {
         failOn.isCrossed
         ? "<p class=\"banner crossed\"><strong>Threshold crossed.</strong> The run crossed "
           + "<code>--fail-on \(e(failOn.expression))</code> and exits with code 1.</p>\n"
-        : "<p class=\"banner passed\">Within the threshold <code>--fail-on "
-          + "\(e(failOn.expression))</code>.</p>\n"
+        : "<p class=\"banner \(summary.exitCode == 4 || !failOn.unevaluated.isEmpty ? "crossed" : "passed")\">"
+          + ThresholdText.sentence(
+            failOn, exitCode: summary.exitCode, flag: { "<code>\(e($0))</code>" }, escape: e)
+          + "</p>\n"
     }
     // What a reader must know before trusting the numbers below.
     if summary.inputs.recordsQuarantined > 0 {

@@ -186,10 +186,25 @@ struct RunJSONRenderer {
       writer.beginObject()
       writer.field("threshold", failOn.expression)
       writer.field("crossed", failOn.isCrossed)
+      writer.key("unevaluated")
+      writer.beginArray()
+      for selector in failOn.unevaluated { writer.value(selector) }
+      writer.endArray()
       writer.endObject()
     } else {
       writer.null()
     }
+
+    writer.field("command", summary.command)
+    writer.key("command_line")
+    writer.beginArray()
+    for argument in summary.commandLine { writer.value(argument) }
+    writer.endArray()
+    writer.field("exit_code", summary.exitCode.map(Int.init))
+    writer.key("used_inputs")
+    writer.beginArray()
+    for input in summary.usedInputs { input.write(into: &writer) }
+    writer.endArray()
 
     writeAudit(to: &writer)
 
@@ -228,6 +243,10 @@ struct RunJSONRenderer {
       }
       counts("primary", since.primary)
       counts("table", since.table)
+      writer.key("input_differences")
+      writer.beginArray()
+      for difference in since.inputDifferences { writer.value(difference) }
+      writer.endArray()
       writer.field("changed_accounts", content.context.changes.count)
       writer.endObject()
     } else {

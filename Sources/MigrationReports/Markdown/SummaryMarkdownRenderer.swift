@@ -23,7 +23,8 @@ struct SummaryMarkdownRenderer {
       lines.append(
         failOn.isCrossed
           ? "> **Threshold crossed:** `--fail-on \(code(failOn.expression))`; the run exits with code 1."
-          : "Within the threshold `--fail-on \(code(failOn.expression))`.")
+          : ThresholdText.sentence(
+            failOn, exitCode: summary.exitCode, flag: { "`\(code($0))`" }, escape: md))
       lines.append("")
     }
     lines.append(

@@ -72,8 +72,25 @@ public struct RefreshFacts: Hashable, Sendable {
       + "\(ReportFormatting.count(historyPages)) history page(s) and "
       + "\(ReportFormatting.count(statusCalls)) status call(s); "
       + "\(ReportFormatting.count(stillDue)) still due"
-    if let budgetExhausted { text += " (the --\(budgetExhausted) budget was spent)" }
+    if let budgetExhausted {
+      text += " (the --\(budgetExhausted) budget ran out"
+      if let nights = nightsToClearQueue {
+        text +=
+          "; at tonight's pace the queue needs \(nights) more run(s) with the same budget, "
+          + "oldest first"
+      } else if stillDue > 0 {
+        text += " before any customer was refreshed: raise it, or the queue never shrinks"
+      }
+      text += ")"
+    }
     if failed > 0 { text += "; \(ReportFormatting.count(failed)) failed" }
     return text
+  }
+
+  /// How many more runs like this one the customers still due need, at the pace this run
+  /// refreshed them; `nil` when none are due or none were refreshed (no pace to go by).
+  public var nightsToClearQueue: Int? {
+    guard stillDue > 0, refreshed > 0 else { return nil }
+    return (stillDue + refreshed - 1) / refreshed
   }
 }

@@ -1,4 +1,5 @@
 import Chronology
+import Entitlements
 
 /// The facts of one migration run that a report states besides the comparisons: when it ran,
 /// against which App Store, what it read, how long each stage took and what the requests did.
@@ -40,6 +41,19 @@ public struct RunSummary: Hashable, Sendable {
   /// Where the tokens of the `appAccountToken` audit came from (a file's name, or the namespace
   /// they were derived in), or `nil` when the run did not audit tokens.
   public var tokenMapping: String?
+  /// The command that made the run (`migrate`, `audit`, `compare`), or `nil` when not known.
+  public var command: String?
+  /// The command line that made the run, with secrets scrubbed; empty when not known.
+  public var commandLine: [String] = []
+  /// The exit code the run asks for (see the README's exit codes), once known.
+  public var exitCode: Int32?
+  /// The inputs and settings the run used, each with where it came from.
+  public var usedInputs: [UsedInput] = []
+  /// Accounts by impact of their primary category: what a list of runs shows without
+  /// classifying every account again.
+  public var impactCounts: [DiscrepancyCategory.Impact: Int] = [:]
+  /// Accounts by impact of their team-table category, when a table was compared.
+  public var tableImpactCounts: [DiscrepancyCategory.Impact: Int]?
 
   /// Creates a run summary.
   ///
@@ -73,6 +87,10 @@ public struct RunSummary: Hashable, Sendable {
     self.teamTableFile = teamTableFile
     self.failOn = failOn
   }
+
+  /// Whether the run is a nightly audit (made by `audit`): reports title it so and lead with
+  /// what changed since the last run.
+  public var isAudit: Bool { command == "audit" }
 
   /// Whether the team's own entitlement table was compared.
   public var comparedTeamTable: Bool { teamTableFile != nil }

@@ -45,4 +45,23 @@ public struct RunStatistics: Sendable {
 
   /// Accounts in a category.
   public func count(_ category: DiscrepancyCategory) -> Int { aggregates.count(category) }
+
+  /// Accounts by impact of their primary category.
+  public var impactCounts: [DiscrepancyCategory.Impact: Int] {
+    Dictionary(
+      uniqueKeysWithValues: DiscrepancyCategory.Impact.allCases.map {
+        ($0, aggregates.count($0))
+      })
+  }
+
+  /// Accounts by impact of their team-table category, or `nil` when no account has one.
+  public var tableImpactCounts: [DiscrepancyCategory.Impact: Int]? {
+    guard aggregates.accountsWithTable > 0 else { return nil }
+    var counts = Dictionary(
+      uniqueKeysWithValues: DiscrepancyCategory.Impact.allCases.map { ($0, 0) })
+    for category in DiscrepancyCategory.allCases {
+      counts[category.impact, default: 0] += aggregates.tableCount(category)
+    }
+    return counts
+  }
 }

@@ -156,11 +156,14 @@ public enum RunSummaryTerminalRenderer {
     if !summary.stageDurations.isEmpty {
       lines.append("Stages: " + ReportFormatting.stages(summary.stageDurations, escape: t))
     }
+    if !summary.usedInputs.isEmpty {
+      lines.append("Inputs:")
+      for input in summary.usedInputs {
+        lines.append("  \(t(input.name)): \(t(input.value)) (\(t(input.originText)))")
+      }
+    }
     if let failOn = summary.failOn {
-      lines.append(
-        failOn.isCrossed
-          ? "Threshold crossed: --fail-on \(t(failOn.expression)); exiting with code 1."
-          : "Within the threshold --fail-on \(t(failOn.expression)).")
+      lines.append(t(ThresholdText.sentence(failOn, exitCode: summary.exitCode)))
     }
     if let reportDirectory {
       lines.append("")

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -34,6 +36,48 @@ enum ReportFileSystem {
       }
       prefix += "/"
     }
+  }
+
+  /// Removes a folder and everything in it; a missing folder is fine. Symbolic links inside are
+  /// removed, never followed.
+  static func removeDirectory(_ path: String) throws(ReportError) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return }
+    do {
+      try FileManager.default.removeItem(atPath: path)
+    } catch {
+      throw ReportError(
+        .cannotWriteFile, path: path,
+        "cannot remove the unfinished report folder \(path): \(error); check its permissions")
+    }
+  }
+
+  /// Renames a fully written folder to its final name; an existing folder of that name is moved
+  /// to `replacedName` first and removed once the new one is in place, so the final name always
+  /// holds one complete report.
+  static func commitDirectory(_ staged: String, to final: String, replacedName: String)
+    throws(ReportError)
+  {
+    var status = stat()
+    let replacing = lstat(final, &status) == 0
+    if replacing {
+      try removeDirectory(replacedName)
+      guard rename(final, replacedName) == 0 else { throw commitError(final, errno) }
+    }
+    guard rename(staged, final) == 0 else {
+      let code = errno
+      if replacing { rename(replacedName, final) }
+      throw commitError(final, code)
+    }
+    // The old report is out of the way; if it cannot be removed now, the next writer does it.
+    if replacing { try? removeDirectory(replacedName) }
+  }
+
+  private static func commitError(_ path: String, _ code: Int32) -> ReportError {
+    ReportError(
+      .cannotWriteFile, path: path,
+      "cannot put the report folder \(path) in place: \(reason(code)); check the folder's "
+        + "permissions")
   }
 
   /// Writes bytes to a temporary file beside `path` (mode 0600), then renames it into place.

@@ -162,18 +162,25 @@ public enum ReportWriter {
     summary: RunSummary, comparisons: [AccountComparison], context: RunContext = RunContext(),
     reportsDirectory: String, options: ReportOptions = ReportOptions()
   ) throws(ReportError) -> String {
-    try validateRunId(summary.runId)
-    removeLeftovers(in: reportsDirectory)
-    let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
-    try write(
-      summary: summary, comparisons: comparisons, context: context, to: directory,
-      options: options)
-    try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
-    return directory
+    do {
+      return try writeRun(
+        summary: summary, source: ComparisonArray(comparisons), context: context,
+        reportsDirectory: reportsDirectory, options: options)
+    } catch let error as ReportError {
+      throw error
+    } catch {
+      // An array gives its comparisons without failing; only files can fail here.
+      throw ReportError(.cannotWriteFile, path: reportsDirectory, "\(error)")
+    }
   }
 
   /// Writes a run's report like ``writeRun(summary:comparisons:context:reportsDirectory:options:)``,
   /// streaming the accounts from `source`.
+  ///
+  /// The folder is committed whole: every file is written into `.<run id>.partial` beside the
+  /// run folders, and only when all are written is that folder renamed to `<run id>` (an
+  /// earlier report of the run is replaced in the same step). A run killed while writing its
+  /// report leaves no run folder, only the partial one, which the next report writer removes.
   ///
   /// - Throws: ``ReportError``, or what `source` throws.
   @discardableResult
@@ -184,16 +191,21 @@ public enum ReportWriter {
     try validateRunId(summary.runId)
     removeLeftovers(in: reportsDirectory)
     let directory = ReportFileSystem.join(reportsDirectory, summary.runId)
-    try write(
-      summary: summary, source: source, context: context, to: directory, options: options)
+    let staged = ReportFileSystem.join(reportsDirectory, ".\(summary.runId).partial")
+    try ReportFileSystem.removeDirectory(staged)
+    try write(summary: summary, source: source, context: context, to: staged, options: options)
+    try ReportFileSystem.commitDirectory(
+      staged, to: directory,
+      replacedName: ReportFileSystem.join(reportsDirectory, ".\(summary.runId).replaced"))
     try linkLatest(reportsDirectory: reportsDirectory, runId: summary.runId)
     return directory
   }
 
-  /// Removes what a killed report writer leaves behind: `<file>.tmp` files in run folders and
-  /// `.latest.<run id>.tmp` links. Complete files are never touched (each was renamed into
-  /// place whole), so this is safe whenever no other writer uses the folder — which the store
-  /// lock guarantees for the commands that write reports.
+  /// Removes what a killed report writer leaves behind: `.<run id>.partial` and
+  /// `.<run id>.replaced` folders, `<file>.tmp` files in run folders and `.latest.<run id>.tmp`
+  /// links. Complete run folders and files are never touched (each was renamed into place
+  /// whole), so this is safe whenever no other writer uses the folder — which the store lock
+  /// guarantees for the commands that write reports.
   ///
   /// - Parameter reportsDirectory: the folder that holds the run folders.
   /// - Returns: the paths removed.
@@ -211,6 +223,10 @@ public enum ReportWriter {
       let path = ReportFileSystem.join(reportsDirectory, entry)
       if entry.hasPrefix(".\(latestLinkName).") && entry.hasSuffix(".tmp") {
         remove(path)
+        continue
+      }
+      if entry.hasPrefix("."), entry.hasSuffix(".partial") || entry.hasSuffix(".replaced") {
+        if (try? ReportFileSystem.removeDirectory(path)) != nil { removed.append(path) }
         continue
       }
       var status = stat()

@@ -394,14 +394,20 @@ extension MigrationStore {
       row.lastAttemptMilliseconds, row.lastResult, foundAt, row.signedPayload)
   }
 
-  /// Gives every lost notification no run has reported yet to `runId`, which reports them.
+  /// Gives `runId` every lost notification no complete run lists yet: those no run has
+  /// claimed, and those claimed by a run that never completed (killed while it wrote its report
+  /// or its alerts), so a notification is handed over by a run that reached someone.
   ///
   /// - Parameter runId: the run.
   /// - Throws: `SQLiteError`.
   public func claimUnreportedLostNotifications(for runId: String) throws {
     try database.run(
-      "UPDATE lost_notifications SET reported_run_id = ? WHERE reported_run_id IS NULL",
-      binding: runId)
+      """
+      UPDATE lost_notifications SET reported_run_id = ? WHERE reported_run_id IS NULL
+        OR reported_run_id IN (SELECT id FROM runs
+          WHERE (reported_ms IS NULL OR ended_ms IS NULL) AND id <> ?)
+      """,
+      binding: runId, runId)
   }
 
   /// The lost notifications a run reports, with the accounts of their customers.

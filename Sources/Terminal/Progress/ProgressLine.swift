@@ -48,9 +48,11 @@ enum ProgressLine {
     return line + tail(details, snapshot.counters)
   }
 
-  /// `[backfill] finished 20000/20000 customers (100.0%) in 50s, 398.1/s, 429s=3`.
+  /// `[backfill] finished 20000/20000 customers (100.0%) in 50s, 398.1/s, 429s=3`, or
+  /// `[refresh] stopped at 1/10 customers (10.0%) …` when the stage ended with items left.
   static func logSummary(_ snapshot: ProgressSnapshot) -> String {
-    var line = "[\(snapshot.stage)] finished " + amount(snapshot, grouped: false)
+    let ended = snapshot.total.map { snapshot.completed < $0 } == true ? "stopped at " : "finished "
+    var line = "[\(snapshot.stage)] " + ended + amount(snapshot, grouped: false)
     if let fraction = snapshot.fractionCompleted {
       line += " (\(NumberFormatting.percent(fraction)))"
     }

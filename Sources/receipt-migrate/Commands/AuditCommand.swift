@@ -41,6 +41,7 @@ struct AuditCommand: AsyncParsableCommand {
   @OptionGroup var report: ReportFlags
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var alerts: AlertFlags
 
   @Option(
     help: ArgumentHelp(
@@ -51,6 +52,7 @@ struct AuditCommand: AsyncParsableCommand {
   mutating func validate() throws {
     try backfill.check()
     try refresh.check()
+    try alerts.check()
     _ = try comparison.failOnPolicy()
   }
 
@@ -58,20 +60,31 @@ struct AuditCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "audit")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let connection = try appStore.connect(try appStore.choice(config: store.config))
     defer { connection.stop() }
+    // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
+    if !alerts.quiet { connection.announce() }
     let storePath = store.path()
-    let options = try RunDefaults.options(
-      legacy: legacy, requireLegacy: false, comparison: comparison, refresh: refresh,
-      backfill: backfill, report: report, receiptRoots: receiptRoot, connection: connection,
-      storePath: storePath)
+    var options = try RunDefaults.options(
+      command: "audit", legacy: legacy, requireLegacy: false, comparison: comparison,
+      refresh: refresh, backfill: backfill, report: report, receiptRoots: receiptRoot,
+      connection: connection, storePath: storePath)
+    let (completion, alertInputs) = try RunCompletion.resolve(
+      alerts, command: "audit", storePath: storePath)
+    options.usedInputs += alertInputs
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected, options: options,
-      toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
+      toolVersion: ToolVersion.current, now: WallClock.now,
+      observer: alerts.quiet ? nil : TerminalProgressObserver())
+    let reportsDirectory = options.reportsDirectory
     let outcome = try await StopSignals.run {
-      try await RunFailures.translating { try await runner.run() }
+      try await RunFailures.translating {
+        try await runner.run(delivering: {
+          try await completion.deliver(
+            $0, storePath: storePath, reportsDirectory: reportsDirectory)
+        })
+      }
     }
-    RunDefaults.print(outcome, storePath: storePath)
     try RunFailures.finish(outcome.run)
   }
 }

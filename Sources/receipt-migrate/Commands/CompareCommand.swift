@@ -35,15 +35,20 @@ struct CompareCommand: AsyncParsableCommand {
     let lock = try store.lock(command: "compare")
     defer { lock.release() }
     let storePath = store.path()
-    try InputChecks.comparisonFiles(comparison)
+    // The flags, else the store's recipe: a plain compare classifies with the same catalogue
+    // and team table as the run that made the store.
+    let settings = try RunSettings.resolve(
+      command: "compare", storePath: storePath, legacy: nil, comparison: comparison)
     let asOf = try comparison.asOf ?? defaultInstant(storePath: storePath)
+    var options = MigrationRunOptions(
+      legacyPaths: [], catalogPath: settings.catalog,
+      currentEntitlementsPath: settings.currentEntitlements, reportsDirectory: "",
+      asOf: asOf, since: comparison.since, failOn: settings.failOn, tokens: settings.tokens)
+    options.command = "compare"
+    options.commandLine = CommandLineScrubber.scrub(Array(CommandLine.arguments.dropFirst()))
+    options.usedInputs = settings.used
     let runner = MigrationRunner(
-      storePath: storePath, appStore: nil,
-      options: MigrationRunOptions(
-        legacyPaths: [], catalogPath: comparison.catalog,
-        currentEntitlementsPath: comparison.currentEntitlements, reportsDirectory: "",
-        asOf: asOf, since: comparison.since, failOn: try comparison.failOnPolicy(),
-        tokens: try comparison.tokens.source()),
+      storePath: storePath, appStore: nil, options: options,
       toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
     let run = try await StopSignals.run {
       try await RunFailures.translating { try runner.compare() }
@@ -63,6 +68,8 @@ struct CompareCommand: AsyncParsableCommand {
     }
     RejectedRows.print(run.rejectedTableRows)
     RejectedRows.print(run.quarantinedTokenRows)
+    // Told: the run has ended (a report written with `report --run` makes it a baseline).
+    try runner.end(run)
     try RunFailures.finish(run)
   }
 

@@ -38,6 +38,7 @@ struct MigrateCommand: AsyncParsableCommand {
   @OptionGroup var report: ReportFlags
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var alerts: AlertFlags
 
   @Option(
     help: ArgumentHelp(
@@ -48,6 +49,7 @@ struct MigrateCommand: AsyncParsableCommand {
   mutating func validate() throws {
     try backfill.check()
     try refresh.check()
+    try alerts.check()
     _ = try comparison.failOnPolicy()
   }
 
@@ -55,20 +57,31 @@ struct MigrateCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "migrate")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let connection = try appStore.connect(try appStore.choice(config: store.config))
     defer { connection.stop() }
+    // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
+    if !alerts.quiet { connection.announce() }
     let storePath = store.path()
-    let options = try RunDefaults.options(
-      legacy: legacy, requireLegacy: true, comparison: comparison, refresh: refresh,
-      backfill: backfill, report: report, receiptRoots: receiptRoot, connection: connection,
-      storePath: storePath)
+    var options = try RunDefaults.options(
+      command: "migrate", legacy: legacy, requireLegacy: true, comparison: comparison,
+      refresh: refresh, backfill: backfill, report: report, receiptRoots: receiptRoot,
+      connection: connection, storePath: storePath)
+    let (completion, alertInputs) = try RunCompletion.resolve(
+      alerts, command: "migrate", storePath: storePath)
+    options.usedInputs += alertInputs
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected, options: options,
-      toolVersion: ToolVersion.current, now: WallClock.now, observer: TerminalProgressObserver())
+      toolVersion: ToolVersion.current, now: WallClock.now,
+      observer: alerts.quiet ? nil : TerminalProgressObserver())
+    let reportsDirectory = options.reportsDirectory
     let outcome = try await StopSignals.run {
-      try await RunFailures.translating { try await runner.run() }
+      try await RunFailures.translating {
+        try await runner.run(delivering: {
+          try await completion.deliver(
+            $0, storePath: storePath, reportsDirectory: reportsDirectory)
+        })
+      }
     }
-    RunDefaults.print(outcome, storePath: storePath)
     try RunFailures.finish(outcome.run)
   }
 }

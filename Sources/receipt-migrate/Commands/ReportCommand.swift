@@ -31,16 +31,29 @@ struct ReportCommand: AsyncParsableCommand {
     let written: (directory: String, changed: [String], summary: RunSummary) =
       try await RunFailures.translating {
         let stored = try StoredRun.load(from: database, id: run)
+        // Where reports go and whether they are redacted: the flags, else the store's recipe.
+        let recipe = try StoreRecipe.load(from: database)
+        let reports =
+          report.reports.map(MigrationRunner.absolutePath) ?? recipe[.reports]?.text
+          ?? ReportFlags.defaultReports
+        let redact = report.redact || recipe[.redact]?.flag == true
         let options = MigrationRunOptions(
-          legacyPaths: [], reportsDirectory: report.reports, asOf: stored.recipe.asOf,
-          redactionSalt: try report.redactionSalt(storePath: storePath))
+          legacyPaths: [], reportsDirectory: reports, asOf: stored.recipe.asOf,
+          redactionSalt: try ReportFlags.redactionSalt(redact: redact, storePath: storePath))
         // One pass when every account still classifies as the run recorded, a chunk at a time;
         // otherwise every account is classified again and the report written in that order.
         let written = try stored.writeReport(
-          store: database, reportsDirectory: report.reports,
+          store: database, reportsDirectory: reports,
           options: try options.reportOptions(), observer: TerminalProgressObserver())
         return (written.directory, written.changed, stored.summary)
       }
+    // The report is committed: the run is now a baseline for later runs (a run killed while it
+    // wrote its own report was not).
+    let writable = try StoreOptions.open(storePath)
+    defer { try? writable.close() }
+    try writable.runLedger.markReported(
+      written.summary.runId, directory: MigrationRunner.absolutePath(written.directory),
+      at: WallClock.now().millisecondsSince1970)
     print("Report of run \(written.summary.runId): \(written.directory)/report.html")
     if !written.changed.isEmpty {
       StandardError.write(

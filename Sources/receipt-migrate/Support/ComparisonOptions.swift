@@ -37,24 +37,34 @@ struct ComparisonOptions: ParsableArguments {
 
   @Option(
     help: ArgumentHelp(
-      "How many --fail-on accounts are tolerated before exiting 1.", valueName: "n"))
-  var failThreshold: Int = 0
+      "How many --fail-on accounts are tolerated before exiting 1 (default 0).", valueName: "n"))
+  var failThreshold: Int?
 
   @OptionGroup var tokens: TokenOptions
 
-  /// The `--fail-on` policy, checked.
+  /// The `--fail-on` policy of the flags alone, checked.
   func failOnPolicy() throws -> FailOnPolicy? {
-    guard failThreshold >= 0 else {
-      throw ValidationError("--fail-threshold must be 0 or more, not \(failThreshold)")
+    try Self.policy(failOn: failOn, threshold: failThreshold, origin: "--fail-on")
+  }
+
+  /// A `--fail-on` policy, checked.
+  ///
+  /// - Parameters:
+  ///   - failOn: the selectors, or `nil`.
+  ///   - threshold: the threshold, or `nil` for 0.
+  ///   - origin: where the values came from, for the message.
+  /// - Returns: the policy, or `nil` without selectors.
+  /// - Throws: `ValidationError`.
+  static func policy(failOn: String?, threshold: Int?, origin: String) throws -> FailOnPolicy? {
+    let threshold = threshold ?? 0
+    guard threshold >= 0 else {
+      throw ValidationError("--fail-threshold must be 0 or more, not \(threshold)")
     }
-    guard let failOn else {
-      if failThreshold > 0 { throw ValidationError("--fail-threshold needs --fail-on") }
-      return nil
-    }
+    guard let failOn else { return nil }
     do {
-      return try FailOnPolicy(parsing: failOn, threshold: failThreshold)
+      return try FailOnPolicy(parsing: failOn, threshold: threshold)
     } catch {
-      throw ValidationError("--fail-on: \(error)")
+      throw ValidationError("\(origin): \(error)")
     }
   }
 }

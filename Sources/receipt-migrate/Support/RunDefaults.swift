@@ -7,12 +7,13 @@ import MigrationReports
 /// What `migrate` and `audit` share: their options from the flags, with the simulated world's
 /// files as defaults, and what they print when they finish.
 enum RunDefaults {
-  /// A run's options: the flags, with the embedded simulator's world files as defaults (its
-  /// receipts, catalogue, team table and receipt root) when no legacy input is named.
+  /// A run's options: the flags, else the store's recipe, else the embedded simulator's world
+  /// files (its receipts, catalogue and team table) and receipt root; see ``RunSettings``.
   ///
   /// - Parameters:
+  ///   - command: the command (`migrate`, `audit`).
   ///   - legacy: `--legacy` paths.
-  ///   - requireLegacy: whether a run against Apple needs `--legacy` (`migrate`) or not
+  ///   - requireLegacy: whether a run against Apple needs legacy inputs (`migrate`) or not
   ///     (`audit`, which works on what the store already holds).
   ///   - comparison: the comparison flags.
   ///   - refresh: the refresh flags.
@@ -22,44 +23,45 @@ enum RunDefaults {
   ///   - connection: the App Store connection.
   ///   - storePath: the store.
   /// - Returns: the options.
-  /// - Throws: `ValidationError` for flags that do not fit together.
+  /// - Throws: `ValidationError` for flags that do not fit together,
+  ///   ``ToolFailure/configuration(_:)`` for inputs that cannot be read.
   static func options(
-    legacy: [String], requireLegacy: Bool, comparison: ComparisonOptions, refresh: RefreshFlags,
-    backfill: BackfillFlags, report: ReportFlags, receiptRoots: [String],
+    command: String, legacy: [String], requireLegacy: Bool, comparison: ComparisonOptions,
+    refresh: RefreshFlags, backfill: BackfillFlags, report: ReportFlags, receiptRoots: [String],
     connection: AppStoreConnection, storePath: String
   ) throws -> MigrationRunOptions {
-    var legacyPaths = legacy
-    var catalog = comparison.catalog
-    var table = comparison.currentEntitlements
-    var roots = receiptRoots
-    if let embedded = connection.embedded {
-      if legacyPaths.isEmpty {
-        legacyPaths = [embedded.file(GeneratedArchive.FileName.receipts)]
-        catalog = catalog ?? embedded.file(GeneratedArchive.FileName.products)
-        table = table ?? embedded.file(GeneratedArchive.FileName.currentEntitlements)
-        if roots.isEmpty { roots = [embedded.setup.rootCertificatePath] }
-      }
-    } else if legacyPaths.isEmpty && requireLegacy {
+    let settings = try RunSettings.resolve(
+      command: command, storePath: storePath, legacy: legacy, comparison: comparison,
+      refresh: refresh, report: report, embedded: connection.embedded)
+    if settings.legacy.isEmpty && requireLegacy && connection.embedded == nil {
       throw ValidationError(
         "--legacy is required when talking to Apple: name the stored verifyReceipt responses, "
           + "raw receipts or id lists to migrate")
     }
-    // Every input is checked before any request is sent (exit 3 naming the flag).
-    try InputChecks.readable(legacy, flag: "--legacy")
-    try InputChecks.comparisonFiles(comparison)
-    return MigrationRunOptions(
-      legacyPaths: legacyPaths,
+    var roots = receiptRoots
+    if let embedded = connection.embedded, roots.isEmpty {
+      roots = [embedded.setup.rootCertificatePath]
+    }
+    var refreshOptions = try refresh.options(
+      concurrency: backfill.concurrency, environment: connection.environment)
+    refreshOptions.maxRequests = settings.maxRequests
+    refreshOptions.maxDurationMilliseconds = settings.maxDurationMilliseconds
+    var options = MigrationRunOptions(
+      legacyPaths: settings.legacy,
       reader: .init(receiptVerifier: try ReceiptRoots.verifier(paths: roots)),
-      catalogPath: catalog, currentEntitlementsPath: table,
-      reportsDirectory: report.reports, asOf: comparison.asOf,
+      catalogPath: settings.catalog, currentEntitlementsPath: settings.currentEntitlements,
+      reportsDirectory: settings.reports, asOf: comparison.asOf,
       backfill: BackfillOptions(
         concurrency: backfill.concurrency, fetchAppTransactions: backfill.appTransactions,
         environment: connection.environment),
-      refresh: try refresh.options(
-        concurrency: backfill.concurrency, environment: connection.environment),
-      since: comparison.since, failOn: try comparison.failOnPolicy(),
-      redactionSalt: try report.redactionSalt(storePath: storePath),
-      tokens: try comparison.tokens.source())
+      refresh: refreshOptions,
+      since: comparison.since, failOn: settings.failOn,
+      redactionSalt: try ReportFlags.redactionSalt(redact: settings.redact, storePath: storePath),
+      tokens: settings.tokens)
+    options.command = command
+    options.commandLine = CommandLineScrubber.scrub(Array(CommandLine.arguments.dropFirst()))
+    options.usedInputs = settings.used
+    return options
   }
 
   /// Prints what a run did: quarantined inputs, the headline, what changed, rejected rows.

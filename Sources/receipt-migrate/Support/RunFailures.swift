@@ -51,20 +51,8 @@ enum RunFailures {
       throw ToolFailure.discrepancies(
         "--fail-on \(run.summary.failOn?.expression ?? "") was crossed.")
     case 4:
-      var reasons: [String] = []
-      if run.unresolvedAccounts > 0 {
-        reasons.append("\(run.unresolvedAccounts) account(s) unresolved")
-      }
-      if run.summary.inputs.recordsQuarantined > 0 {
-        reasons.append("\(run.summary.inputs.recordsQuarantined) legacy record(s) quarantined")
-      }
-      if !run.rejectedTableRows.isEmpty {
-        reasons.append("\(run.rejectedTableRows.count) entitlement table row(s) rejected")
-      }
-      if !run.quarantinedTokenRows.isEmpty {
-        reasons.append("\(run.quarantinedTokenRows.count) token mapping row(s) quarantined")
-      }
-      throw ToolFailure.incomplete(reasons.joined(separator: ", ") + "; see the report.")
+      throw ToolFailure.incomplete(
+        run.incompleteReasons.joined(separator: "; ") + "; see the report.")
     default:
       return
     }
