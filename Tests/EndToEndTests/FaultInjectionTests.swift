@@ -13,9 +13,7 @@ import Testing
 struct FaultInjectionTests {
   /// Faults that test how a run ends rather than how one account does (a wait longer than the
   /// run, a walk that can never finish): each has its own test.
-  static let runBoundaryFaults: Set<FaultKind> = [
-    .distantRetryAfter, .refusedRevision, .extremeSignedDate,
-  ]
+  static let runBoundaryFaults: Set<FaultKind> = [.distantRetryAfter, .refusedRevision]
 
   @Test("5xx, 5000001, retryable 404s, dropped and truncated answers, bad signatures")
   func faults() async throws {
