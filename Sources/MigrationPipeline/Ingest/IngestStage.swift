@@ -51,7 +51,10 @@ public struct IngestStage {
   /// - Returns: `true` when the inputs are unchanged and every copy is current.
   /// - Throws: `SQLiteError`.
   public func inputsAreAlreadyIngested() throws -> Bool {
-    guard try !store.hasResponsesWithoutCompactCopy(format: CompactResponse.formatVersion),
+    // What a pipe holds is not known until it is read, and it can be read only once.
+    let files = LegacyInputReader(options: options.reader).discover(options.paths).files
+    guard !files.contains(where: \.isStream),
+      try !store.hasResponsesWithoutCompactCopy(format: CompactResponse.formatVersion),
       let inputs = try store.latestFinishedIngestInputs(),
       let previous = try? JSONValue(parsing: Array(inputs.utf8))["fingerprint"]
     else { return false }
@@ -74,7 +77,11 @@ public struct IngestStage {
     summary.asOf = options.asOf
     let runId = try store.beginIngestRun(
       inputs: inputsJSON(), startedMilliseconds: started.millisecondsSince1970)
-    let reader = LegacyInputReader(options: options.reader)
+    var readerOptions = options.reader
+    // A pipe is waited for in slices that look at the run's stop request, so a signal ends a
+    // read waiting for a writer as it ends every other wait.
+    readerOptions.isStopping = readerOptions.isStopping ?? StopRequest.isRequestedInCurrentTask
+    let reader = LegacyInputReader(options: readerOptions)
     let total = reader.discover(options.paths).files.reduce(Int64(0)) { $0 + $1.byteCount }
     observer?.stageStarted(Self.name, unit: "bytes", total: total)
     try store.beginBulkWrites()

@@ -62,7 +62,7 @@ struct IngestCommand: AsyncParsableCommand {
     let lock = try store.lock(command: "ingest")
     defer { lock.release() }
     // A path that is not there is a mistake on the command line, not a record to quarantine.
-    try InputChecks.readable(paths, flag: "ingest")
+    try InputChecks.readable(paths, flag: "ingest", pipes: true)
     let catalog = try catalog.map(CatalogLoader.load)
     let database = try store.openStore()
     let options = IngestOptions(

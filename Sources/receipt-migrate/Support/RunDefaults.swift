@@ -45,7 +45,7 @@ enum RunDefaults {
           + "raw receipts or id lists to migrate")
     }
     // Every input is checked before any request is sent (exit 3 naming the flag).
-    try InputChecks.readable(legacy, flag: "--legacy")
+    try InputChecks.readable(legacy, flag: "--legacy", pipes: true)
     try InputChecks.comparisonFiles(comparison)
     return MigrationRunOptions(
       legacyPaths: legacyPaths,
