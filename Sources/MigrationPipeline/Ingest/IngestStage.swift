@@ -202,7 +202,13 @@ public struct IngestStage {
     var bundleId: String?
     var shape: String?
     var compact: CompactCopy?
+    var raw = record.rawBytes
     if case .response(let response) = record.content {
+      // The receipt Apple sent back is the customer's purchase history and nothing reads it:
+      // kept only when asked (the hash below stays the one of the bytes as read).
+      if response.hadLatestReceipt && !options.keepsLatestReceipt {
+        raw = LatestReceiptRemoval.removing(from: raw)
+      }
       status = response.status.rawValue
       bundleId = response.bundleId
       shape = response.shape.rawValue
@@ -220,7 +226,7 @@ public struct IngestStage {
       status: status, environment: record.environment?.description,
       capturedMilliseconds: record.capturedAt?.millisecondsSince1970, bundleId: bundleId,
       shape: shape,
-      raw: record.rawBytes, compact: compact)
+      raw: raw, compact: compact)
   }
 
   /// Every original transaction id of the record, with where it was first found.
