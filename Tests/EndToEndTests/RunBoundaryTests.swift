@@ -57,7 +57,7 @@ struct RunBoundaryTests {
   /// the endpoint, so most are refused without a request) and the run ends.
   @Test(
     "a Retry-After a day ahead fails each customer with the reason, and the run ends",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
   func farRetryAfter() async throws {
     let world = try EndToEnd.world(seed: 31, accounts: 60)
     let scratch = try EndToEnd.scratch()
@@ -87,7 +87,7 @@ struct RunBoundaryTests {
   /// what the client accepts, but past the budget's end, so it is not begun.
   @Test(
     "a Retry-After past the end of --max-duration is not waited for; the night ends stale",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
   func retryAfterPastTheBudget() async throws {
     let world = try EndToEnd.timelineWorld(seed: 61, accounts: 40, days: 3, rateScale: 4)
     let scratch = try EndToEnd.scratch()
@@ -121,7 +121,7 @@ struct RunBoundaryTests {
   /// the reason instead of walking for ever (10,495 refused requests in 420 s, in the refresh).
   @Test(
     "a history revision refused every time: one restart per customer, then the reason",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
   func refusedRevision() async throws {
     let world = try EndToEnd.world(seed: 31, accounts: 60)
     let scratch = try EndToEnd.scratch()

@@ -46,7 +46,7 @@ struct LatestReceiptRemovalTests {
       try store.close()
       // Back to version 10, the receipts stored whole as before this version.
       let database = try SQLiteDatabase(location: .path(path))
-      try database.execute("DELETE FROM schema_version WHERE version = 11")
+      try database.execute("DELETE FROM schema_version WHERE version >= 11")
       try database.close()
 
       let upgraded = try MigrationStore(path: path, now: { 0 })
