@@ -48,7 +48,7 @@ let package = Package(
       dependencies: ["JSON", "Chronology", "CompactEncoding", "CryptoSupport", "HTTPClient"]),
     .target(
       name: "Entitlements", dependencies: ["Chronology", "LegacyReceipts", "AppStoreServerAPI"]),
-    .target(name: "MigrationStore", dependencies: ["CSQLite"]),
+    .target(name: "MigrationStore", dependencies: ["CSQLite", "JSON"]),
     .target(
       name: "MigrationReports",
       dependencies: [

@@ -5,7 +5,9 @@
 // The input is a compact JWS. Its header is parsed alone, then the whole value is verified as
 // each kind against test roots (Apple's published test vectors and the simulator's), and shown
 // by the inspector behind `decode`, which picks the kind and the expected app from the payload.
-// Any verdict is fine; crashes, hangs and broken invariants (`invariant`) are findings.
+// An input starting with 0xFF is numbers instead, signed into values of every kind (see
+// SignedNumbers.swift). Any verdict is fine; crashes, hangs and broken invariants
+// (`invariant`) are findings.
 
 import Chronology
 import CryptoSupport
@@ -49,6 +51,12 @@ let verifier = try! SignedDataVerifier(
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)
+  // 0xFF never starts a JWS (its text is ASCII): such an input is numbers to sign instead
+  // (Fuzz/Harnesses/SignedNumbers.swift).
+  if bytes.first == 0xFF {
+    fuzzSignedNumbers(UnsafeBufferPointer(rebasing: bytes.dropFirst()))
+    return 0
+  }
   let header = bytes.firstIndex(of: UInt8(ascii: ".")).map { bytes[..<$0] } ?? bytes[...]
   do {
     _ = try JWSHeader.parse(segment: UnsafeBufferPointer(rebasing: header))

@@ -70,14 +70,24 @@ public struct CivilTime: Hashable, Sendable {
     return day <= CivilTime.daysInMonth(year: year, month: month)
   }
 
-  /// The instant these fields denote in UTC.
+  /// The instant these fields denote in UTC; a year too far from 1970 for milliseconds to hold
+  /// saturates at ``Timestamp/distantPast`` or ``Timestamp/distantFuture``.
   public var timestamp: Timestamp {
-    let days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
-    let ms =
-      days * Timestamp.millisecondsPerDay + Int64(hour) * Timestamp.millisecondsPerHour
+    var days = CivilTime.daysSinceEpoch(year: year, month: month, day: day)
+    var time =
+      Int64(hour) * Timestamp.millisecondsPerHour
       + Int64(minute) * Timestamp.millisecondsPerMinute + Int64(second) * 1000
       + Int64(millisecond)
-    return Timestamp(millisecondsSince1970: ms)
+    if days < 0 {
+      // The earliest representable day starts before the earliest instant: count from the
+      // start of the next day, which the instants of that day follow.
+      days += 1
+      time -= Timestamp.millisecondsPerDay
+    }
+    let (dayMilliseconds, overflow) = days.multipliedReportingOverflow(
+      by: Timestamp.millisecondsPerDay)
+    guard !overflow else { return days < 0 ? .distantPast : .distantFuture }
+    return Timestamp(millisecondsSince1970: dayMilliseconds).adding(milliseconds: time)
   }
 
   /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z`.

@@ -3,6 +3,12 @@
 ///
 /// Timestamps are integers on purpose: they round-trip exactly through JSON, SQLite and
 /// comparisons, which a `Double` of seconds (Foundation's `Date`) does not guarantee.
+///
+/// Any 64-bit value is a timestamp: dates arrive from files and from the network (a signed
+/// value's `signedDate` is read before its signature is checked), so the arithmetic here never
+/// traps. A result beyond the range saturates at ``distantPast`` or ``distantFuture``, which
+/// keeps every comparison with an ordinary instant right; no ordinary instant is within 292
+/// million years of either.
 public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// Milliseconds since the Unix epoch; negative values are instants before 1970.
   public var millisecondsSince1970: Int64
@@ -16,15 +22,17 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Creates a timestamp from whole Unix seconds.
   ///
-  /// - Parameter secondsSince1970: seconds since 1970-01-01T00:00:00Z.
+  /// - Parameter secondsSince1970: seconds since 1970-01-01T00:00:00Z; beyond the range of
+  ///   milliseconds, the timestamp saturates.
   public init(secondsSince1970: Int64) {
-    self.millisecondsSince1970 = secondsSince1970 * 1000
+    let (product, overflow) = secondsSince1970.multipliedReportingOverflow(by: 1000)
+    self.millisecondsSince1970 = overflow ? (secondsSince1970 < 0 ? .min : .max) : product
   }
 
   /// Whole seconds since the epoch, rounded towards negative infinity.
   public var secondsSince1970: Int64 {
-    millisecondsSince1970 >= 0
-      ? millisecondsSince1970 / 1000 : -((-millisecondsSince1970 + 999) / 1000)
+    let quotient = millisecondsSince1970 / 1000
+    return millisecondsSince1970 % 1000 < 0 ? quotient - 1 : quotient
   }
 
   /// The ISO 8601 form in UTC, with milliseconds only when they are not zero:
@@ -37,17 +45,24 @@ public struct Timestamp: Hashable, Comparable, Sendable, CustomStringConvertible
   /// Returns the timestamp moved by a number of milliseconds.
   ///
   /// - Parameter milliseconds: the signed distance to add.
-  /// - Returns: the shifted timestamp.
+  /// - Returns: the shifted timestamp, saturated at ``distantPast`` and ``distantFuture``.
   public func adding(milliseconds: Int64) -> Timestamp {
-    Timestamp(millisecondsSince1970: millisecondsSince1970 + milliseconds)
+    let (sum, overflow) = millisecondsSince1970.addingReportingOverflow(milliseconds)
+    guard overflow else { return Timestamp(millisecondsSince1970: sum) }
+    return milliseconds < 0 ? .distantPast : .distantFuture
   }
 
   /// The signed number of milliseconds from `other` to this timestamp.
   ///
   /// - Parameter other: the earlier (or later) instant.
-  /// - Returns: `self - other` in milliseconds.
+  /// - Returns: `self - other` in milliseconds, saturated at `-Int64.max` and `Int64.max` (two
+  ///   instants more than 292 million years apart), so that its magnitude (`abs`) is always
+  ///   defined.
   public func milliseconds(since other: Timestamp) -> Int64 {
-    millisecondsSince1970 - other.millisecondsSince1970
+    let (difference, overflow) = millisecondsSince1970.subtractingReportingOverflow(
+      other.millisecondsSince1970)
+    guard overflow || difference == .min else { return difference }
+    return other.millisecondsSince1970 > millisecondsSince1970 ? -.max : .max
   }
 
   /// Orders timestamps chronologically.

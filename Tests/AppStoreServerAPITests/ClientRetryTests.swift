@@ -2,6 +2,7 @@ import AppStoreServerAPI
 import Chronology
 import Foundation
 import JSON
+import Synchronization
 import Testing
 
 @Suite("Client: errors, retries and Retry-After")
@@ -145,23 +146,120 @@ struct ClientRetryTests {
     #expect(harness.client.counters.snapshot()[.transactionInfo].rateLimited == 1)
   }
 
-  @Test("a Retry-After beyond the longest allowed wait ends the call with the 429")
+  /// A 429 asking for a wait of an hour (a day, in the night that froze) is not waited for:
+  /// the call ends at once with the reason, and so does the next call to the endpoint, which
+  /// the limiter holds until then — without a request.
+  @Test("a Retry-After beyond the longest allowed wait ends the call, and the next, at once")
   func retryAfterTooFar() async throws {
     let clock = ManualClock()
-    let far = String(clock.now.millisecondsSince1970 + 3_600_000)
+    let far = Timestamp(millisecondsSince1970: clock.now.millisecondsSince1970 + 3_600_000)
     let harness = try ClientHarness(
       clock: clock,
-      transport: ScriptedTransport(responses: [Answer.error(429, code: 4_290_000, retryAfter: far)])
-    )
-    let error = try await requireAPIError {
-      _ = try await harness.client.transactionInfo("1", environment: .production)
+      transport: ScriptedTransport { _, _ in
+        Answer.error(429, code: 4_290_000, retryAfter: String(far.millisecondsSince1970))
+      })
+    for call in 0..<2 {
+      let error = try await requireAPIError {
+        _ = try await harness.client.transactionInfo("1", environment: .production)
+      }
+      #expect(
+        error.kind
+          == .waitRefused(until: far, limit: "the longest wait this client accepts (15 minutes)"))
+      #expect(error.retryAfter == far)
+      #expect(!error.isRetryable)
+      #expect(error.description.contains("given up for this run"), "\(error)")
+      #expect(harness.transport.requests.count == 1, "call \(call)")
     }
-    #expect(error.errorCode == .rateLimitExceeded)
-    #expect(
-      error.retryAfter
-        == Timestamp(millisecondsSince1970: clock.now.millisecondsSince1970 + 3_600_000))
-    #expect(error.isRetryable)
+    #expect(harness.clock.sleeps.isEmpty)
+    // Other endpoints are not held.
+    _ = try? await harness.client.allSubscriptionStatuses("1", environment: .production)
+    #expect(harness.transport.requests.count == 2)
+  }
+
+  @Test("a retry whose wait would pass the caller's deadline is not waited for")
+  func deadline() async throws {
+    let clock = ManualClock()
+    let harness = try ClientHarness(
+      clock: clock,
+      transport: ScriptedTransport { _, _ in
+        Answer.error(429, code: 4_290_000, retryAfter: "30")
+      })
+    let end = clock.now.adding(milliseconds: 10_000)
+    let error = try await requireAPIError {
+      try await RequestDeadline.$current.withValue(
+        RequestDeadline(instant: end, name: "the refresh's time budget (--max-duration)")
+      ) {
+        _ = try await harness.client.transactionInfo("1", environment: .production)
+      }
+    }
+    guard case .waitRefused(let until, let limit) = error.kind else {
+      Issue.record("\(error)")
+      return
+    }
+    #expect(until == clock.now.adding(milliseconds: 30_000))
+    #expect(limit.contains("--max-duration") && limit.contains("\(end)"))
     #expect(harness.transport.requests.count == 1)
+    #expect(harness.clock.sleeps.isEmpty)
+    // The limiter's hold (until the Retry-After) is past the deadline too: refused unsent.
+    let held = try await requireAPIError {
+      try await RequestDeadline.$current.withValue(RequestDeadline(instant: end, name: "budget")) {
+        _ = try await harness.client.transactionInfo("1", environment: .production)
+      }
+    }
+    #expect(held.kind == .waitRefused(until: until, limit: "budget, which ends at \(end)"))
+    #expect(harness.transport.requests.count == 1)
+  }
+
+  /// The first SIGTERM of an audit frozen on a 429 was acknowledged and ignored: a wait now asks
+  /// the stop hook every 100 ms.
+  @Test("a stop asked during a ten-minute wait ends it within one slice, without a request")
+  func stopDuringWait() async throws {
+    let clock = ManualClock()
+    let stop = StopFlag()
+    let transport = ScriptedTransport { _, _ in
+      Answer.error(429, code: 4_290_000, retryAfter: "600")
+    }
+    let credentials = try testCredentials()
+    let client = try AppStoreServerAPIClient(
+      configuration: ClientConfiguration(
+        credentials: credentials, trustedRoots: [TestChain.standard.root.certificate],
+        appAppleId: TestChain.appAppleId,
+        baseURLOverrides: [.production: try #require(URL(string: "http://127.0.0.1:9/"))],
+        rateLimits: .unpaced),
+      transport: transport, now: { clock.now },
+      sleep: { milliseconds in
+        clock.sleep(milliseconds)
+        // The signal arrives three seconds into the wait.
+        if clock.sleeps.reduce(0, +) >= 3_000 { stop.set() }
+      }, random: { 0.5 }, isStopping: { stop.isSet }, notice: { _ in })
+    let error = try await requireAPIError {
+      _ = try await client.transactionInfo("1", environment: .production)
+    }
+    #expect(error.kind == .cancelled)
+    #expect(clock.sleeps.allSatisfy { $0 <= AppStoreServerAPIClient.stopCheckInterval })
+    #expect(clock.sleeps.reduce(0, +) == 3_000)
+    #expect(transport.requests.count == 1)
+  }
+
+  @Test("a rejected TLS certificate is not retried; a handshake cut short is")
+  func certificateRejected() async throws {
+    let rejected = try ClientHarness(
+      transport: ScriptedTransport { _, _ in
+        .failure(.certificateRejected(detail: "self-signed certificate"))
+      })
+    let error = try await requireAPIError {
+      _ = try await rejected.client.transactionInfo("1", environment: .production)
+    }
+    #expect(error.kind == .transport(.certificateRejected(detail: "self-signed certificate")))
+    #expect(!error.isRetryable)
+    #expect(rejected.transport.requests.count == 1)
+    #expect(error.description.contains("not retried"))
+    let cut = try ClientHarness(
+      transport: ScriptedTransport { _, _ in .failure(.cannotConnect(detail: "reset")) })
+    _ = try await requireAPIError {
+      _ = try await cut.client.transactionInfo("1", environment: .production)
+    }
+    #expect(cut.transport.requests.count == 5)
   }
 
   @Test(
@@ -287,4 +385,11 @@ struct ClientRetryTests {
       }
     }
   }
+}
+
+/// A stop request for the tests: set once, read from any task.
+final class StopFlag: Sendable {
+  private let flag = Atomic<Bool>(false)
+  func set() { flag.store(true, ordering: .relaxed) }
+  var isSet: Bool { flag.load(ordering: .relaxed) }
 }

@@ -67,7 +67,11 @@ struct InspectionTests {
       now: Instant.signed)
     #expect(report.exitStatus == 1)
     #expect(report.text.contains("Verdict: INVALID (bad_signature)"))
-    #expect(report.text.contains("taken from the payload, not checked"))
+    // The signature failed: nothing of the app was compared, and the report does not say it was.
+    #expect(report.text.contains("Checked against: nothing of the app"))
+    #expect(
+      report.text.contains(
+        "Not checked: bundle id, environment: verification stopped before comparing"))
     #expect(report.text.contains(#""price": 1"#))
   }
 
@@ -107,6 +111,62 @@ struct InspectionTests {
       jws, trustedRoots: [], bundleId: nil, environment: nil, appAppleId: nil, now: Instant.signed)
     #expect(unverified.exitStatus == 1)
     #expect(unverified.text.contains("NOT VERIFIED"))
+  }
+
+  /// `decode --bundle-id` once said it had checked a renewal info's bundle id, which renewal
+  /// information does not carry (and one the payload named otherwise went unremarked).
+  @Test("renewal information: the bundle id is reported not checked, with what the payload says")
+  func decodeRenewalBundleIdNotChecked() throws {
+    let plain = try sign(Sample.renewalInfo())
+    var members = try #require(
+      { () -> [JSONValue.Member]? in
+        if case .object(let members) = try JSONValue(parsing: Sample.renewalInfo().jsonBytes()) {
+          return members
+        }
+        return nil
+      }())
+    members.append(JSONValue.Member("bundleId", .string("com.other")))
+    let contradicting = try JWSSigner(chain: TestChain.standard).sign(
+      payload: Array(JSONValue.object(members).serialized().utf8))
+    for (jws, payloadNames) in [(plain, false), (contradicting, true)] {
+      let report = SignedValueInspector.inspect(
+        jws, trustedRoots: roots, bundleId: TestChain.bundleId, environment: .production,
+        appAppleId: nil, now: Instant.signed)
+      #expect(report.exitStatus == 0, "\(report.text)")
+      #expect(report.text.contains("Kind: renewal info"))
+      #expect(report.text.contains("Checked against: environment Production\n"), "\(report.text)")
+      #expect(
+        report.text.contains(
+          "Not checked: bundle id: renewal info carries none Apple's verifiers compare"))
+      #expect(report.text.contains("--bundle-id \(TestChain.bundleId) was not compared"))
+      #expect(report.text.contains(#"the payload names "com.other""#) == payloadNames)
+      let json = SignedValueInspector.inspect(
+        jws, trustedRoots: roots, bundleId: TestChain.bundleId, environment: .production,
+        appAppleId: nil, now: Instant.signed, json: true)
+      let object = try JSONValue(parsing: Array(json.text.utf8))
+      #expect(object["bundle_id_checked"]?.boolValue == false)
+      #expect(object["environment_checked"]?.boolValue == true)
+      guard case .array(let reasons)? = object["not_checked"] else {
+        Issue.record("no not_checked array")
+        continue
+      }
+      #expect(reasons.count == 1)
+    }
+  }
+
+  @Test("an app Apple id is reported checked only where verification compares it")
+  func decodeAppAppleId() throws {
+    let transaction = SignedValueInspector.inspect(
+      try sign(Sample.transaction()), trustedRoots: roots, bundleId: nil, environment: nil,
+      appAppleId: 42, now: Instant.signed)
+    #expect(transaction.text.contains("Not checked: app Apple id: a transaction is never compared"))
+    let appTransaction = SignedValueInspector.inspect(
+      try sign(Sample.appTransaction()), trustedRoots: roots, bundleId: nil, environment: nil,
+      appAppleId: TestChain.appAppleId, now: Instant.signed)
+    #expect(appTransaction.exitStatus == 0, "\(appTransaction.text)")
+    #expect(
+      appTransaction.text.contains("app Apple id \(TestChain.appAppleId);"),
+      "\(appTransaction.text)")
   }
 
   @Test("garbage input is reported as malformed, not a crash")

@@ -89,6 +89,30 @@ struct ResilienceTests {
     #expect(limiter.currentRate(of: .transactionHistory, in: .production) == 2.5)
   }
 
+  /// A slot later than the caller can wait for is not reserved, so callers that give up do not
+  /// push the others back; a `Retry-After` at the end of 64 bits holds without trapping.
+  @Test("a slot past the latest acceptable instant is refused unreserved, even at Int64.max")
+  func refusedSlots() {
+    let clock = ManualClock(0)
+    let limiter = EndpointRateLimiter(limits: .appleDefaults, now: { clock.now })
+    limiter.recordRateLimited(
+      .transactionHistory, in: .production, retryAfter: Timestamp(millisecondsSince1970: 60_000))
+    let latest = Timestamp(millisecondsSince1970: 1_000)
+    for _ in 0..<3 {
+      #expect(
+        limiter.reserve(.transactionHistory, in: .production, notAfter: latest)
+          == .tooLate(Timestamp(millisecondsSince1970: 60_000)))
+    }
+    // Nothing was reserved by the refusals: the first slot is still the Retry-After itself.
+    #expect(limiter.reserve(.transactionHistory, in: .production).millisecondsSince1970 == 60_000)
+    limiter.recordRateLimited(
+      .subscriptionStatuses, in: .production, retryAfter: .distantFuture)
+    #expect(
+      limiter.reserve(.subscriptionStatuses, in: .production, notAfter: latest)
+        == .tooLate(.distantFuture))
+    #expect(limiter.reserve(.subscriptionStatuses, in: .production) == .distantFuture)
+  }
+
   @Test("a client paces its requests through the limiter and its clock")
   func clientPacing() async throws {
     let transaction = try ClientHarness.sign(Sample.transaction(environment: .sandbox))

@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import Chronology
 import CryptoSupport
+import Foundation
 import Synchronization
 import TestDirectories
 import Testing
@@ -103,6 +104,74 @@ struct SignedDataVerifierTests {
     #expect(
       failure { _ = try verifier.verifyTransaction(jws) }?.reason
         == .certificateNotValidAtSignedDate)
+  }
+
+  /// One such status answer among 58 once killed a night's audit (SIGILL): the chain is checked
+  /// at `signedDate` before the signature, so the value need not even be signed by a trusted
+  /// key. Signed correctly here, with the chain cached from a valid value first (the cache's
+  /// own arithmetic was a second trap), and as the fuzzer's reproducers are, unsigned.
+  static let extremeDates: [Int64] = [.min, .min + 1, .min + 999, .max - 999, .max]
+
+  @Test(
+    "a signedDate at the edges of 64 bits is refused with the reason, cached chain or not",
+    arguments: Self.extremeDates)
+  func extremeSignedDate(milliseconds: Int64) throws {
+    let verifier = try TestChain.verifier()
+    _ = try verifier.verifyTransaction(try sign(Sample.transaction()))
+    let extreme = Timestamp(millisecondsSince1970: milliseconds)
+    for kind in 0..<3 {
+      let jws: String
+      let reason: VerificationFailure.Reason?
+      switch kind {
+      case 0:
+        jws = try sign(Sample.transaction(signedDate: extreme))
+        reason = failure { _ = try verifier.verifyTransaction(jws) }?.reason
+      case 1:
+        var renewal = Sample.renewalInfo()
+        renewal.signedDate = extreme
+        jws = try sign(renewal)
+        reason = failure { _ = try verifier.verifyRenewalInfo(jws) }?.reason
+      default:
+        jws =
+          try sign(Sample.transaction(signedDate: extreme)).split(separator: ".")
+          .dropLast().joined(separator: ".") + ".AAAA"
+        reason = failure { _ = try verifier.verifyTransaction(jws) }?.reason
+      }
+      #expect(reason == .certificateNotValidAtSignedDate, "\(milliseconds), value \(kind)")
+      let report = SignedValueInspector.inspect(
+        jws, trustedRoots: [TestChain.standard.root.certificate], bundleId: nil,
+        environment: nil, appAppleId: nil, now: Timestamp(millisecondsSince1970: Instant.chainStart)
+      )
+      #expect(report.exitStatus == 1 && report.text.contains("Verdict: INVALID"))
+    }
+  }
+
+  @Test("the minimized inputs of Fuzz/Regressions/jws are refused with a reason")
+  func fuzzFindings() throws {
+    let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let folder = repository.appendingPathComponent("Fuzz/Regressions/jws")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+      !$0.hasSuffix(".md")
+    }
+    #expect(names.count >= 2)
+    let root = try X509Certificate(
+      pemRepresentation: String(
+        contentsOf: repository.appendingPathComponent("Legacy/sample/signing/root.pem"),
+        encoding: .utf8))
+    let verifier = try SignedDataVerifier(
+      trustedRoots: [root], bundleId: "com.example", appAppleId: nil, environment: .sandbox,
+      now: { Timestamp(millisecondsSince1970: 1_717_200_000_000) }, notice: { _ in })
+    for name in names {
+      let jws = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      #expect(
+        failure { _ = try verifier.verifyTransaction(jws) }?.reason
+          == .certificateNotValidAtSignedDate, "\(name)")
+      let report = SignedValueInspector.inspect(
+        jws, trustedRoots: [root], bundleId: nil, environment: nil, appAppleId: nil,
+        now: Timestamp(millisecondsSince1970: 1_717_200_000_000))
+      #expect(report.exitStatus == 1, "\(name)")
+    }
   }
 
   @Test("the chain cache serves many JWS and copies for other environments share it")

@@ -32,9 +32,11 @@ public enum CSVReference {
     return lines
   }
 
-  /// The fields of `line` split over Unicode scalars: a quote opens or closes quoting, a doubled
-  /// quote inside quotes is one quote, a comma outside quotes ends a field, and each field is
-  /// trimmed by Foundation (`.whitespaces`).
+  /// The fields of `line` split over Unicode scalars as Python's `csv` module splits them (the
+  /// `excel` dialect): a quote opens quoting only as a field's first character (after a space or
+  /// in mid-field it is data), inside quotes a doubled quote is one quote and a single one
+  /// closes them, whatever follows the closing quote up to a comma is data, and a comma outside
+  /// quotes ends a field; each field is then trimmed by Foundation (`.whitespaces`).
   ///
   /// - Parameter line: one line, without its break.
   /// - Returns: the fields.
@@ -53,6 +55,7 @@ public enum CSVReference {
   private static func split(_ line: some StringProtocol) -> (fields: [String], endsQuoted: Bool) {
     var fields: [String] = []
     var current = ""
+    var atFieldStart = true
     var quoted = false
     var scalars = line.unicodeScalars.makeIterator()
     var pending = scalars.next()
@@ -67,13 +70,16 @@ public enum CSVReference {
         } else {
           quoted = false
         }
-      } else if scalar == "\"" {
+      } else if scalar == "\"" && atFieldStart {
         quoted = true
+        atFieldStart = false
       } else if scalar == "," {
         fields.append(current.trimmingCharacters(in: .whitespaces))
         current = ""
+        atFieldStart = true
       } else {
         current.unicodeScalars.append(scalar)
+        atFieldStart = false
       }
     }
     fields.append(current.trimmingCharacters(in: .whitespaces))

@@ -51,6 +51,30 @@ public struct CSVSample {
     }.joined(separator: ",")
   }
 
+  private static let loosePieces = ["a", "Z", "7", "-", "_", ".", "\u{E9}", "\u{65E5}", " "]
+
+  /// A field written as people and scripts write CSV by hand, to be put in a line as it
+  /// stands: a quote after a leading space (`  "abc"`), a quote in mid-field (`ab"c`), text after
+  /// a closing quote (`"ab"cd`, `"ab" `), or a well-quoted field with a doubled quote. Python's
+  /// `csv` reads every quote here but the last kind's, and the first of the third, as data. It
+  /// holds no comma and no line break, and no white space at its ends but spaces.
+  public mutating func looseField() -> String {
+    var text = ""
+    for index in 0..<(1 + next(below: 5)) {
+      let pieces = index == 0 ? Self.loosePieces.dropLast() : Self.loosePieces[...]
+      text += pieces[next(below: pieces.count)]
+    }
+    let spaces = String(repeating: " ", count: 1 + next(below: 2))
+    switch next(below: 6) {
+    case 0: return spaces + "\"" + text + "\""
+    case 1: return spaces + "\"" + text
+    case 2: return text + "\"" + text
+    case 3: return "\"" + text + "\"" + text + "\"" + text
+    case 4: return "\"" + text + "\"" + spaces
+    default: return "\"" + text + "\"\"" + text + "\""
+    }
+  }
+
   /// A line break: LF mostly, CRLF often, a lone CR (classic Mac OS) now and then.
   public mutating func lineBreak() -> String {
     switch next(below: 10) {

@@ -46,12 +46,25 @@ public enum PythonCSV {
   /// The first two columns of every data row (the header skipped), as bytes: what the judged
   /// readers are compared on.
   ///
-  /// - Parameter path: a UTF-8 CSV file with a header.
+  /// - Parameters:
+  ///   - path: a UTF-8 CSV file with a header.
+  ///   - trimmingSpaces: whether spaces and tabs come off each field's ends, as the judged
+  ///     readers trim them.
   /// - Returns: one `[first, second]` pair of byte arrays per row.
   /// - Throws: as ``rows(ofFileAt:)``.
-  public static func leadingPairs(ofFileAt path: String) throws -> [[[UInt8]]] {
+  public static func leadingPairs(ofFileAt path: String, trimmingSpaces: Bool = false) throws
+    -> [[[UInt8]]]
+  {
     try rows(ofFileAt: path).dropFirst().map { row in
-      row.prefix(2).map { Array($0.utf8) }
+      row.prefix(2).map { field in
+        // The judged readers trim a field's white space, which Python keeps: for fields whose
+        // ends hold only spaces and tabs, trimming those compares like with like.
+        var bytes = Array(field.utf8)[...]
+        guard trimmingSpaces else { return Array(bytes) }
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        return Array(bytes)
+      }
     }
   }
 

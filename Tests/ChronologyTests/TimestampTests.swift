@@ -72,6 +72,38 @@ struct TimestampTests {
     #expect(Timestamp(millisecondsSince1970: -1).secondsSince1970 == -1)
     #expect(Timestamp(millisecondsSince1970: -1000).secondsSince1970 == -1)
     #expect(Timestamp(secondsSince1970: 5).millisecondsSince1970 == 5000)
+    #expect(Timestamp(millisecondsSince1970: .min).secondsSince1970 == Int64.min / 1000 - 1)
+    #expect(Timestamp(millisecondsSince1970: .max).secondsSince1970 == Int64.max / 1000)
+  }
+
+  /// Dates arrive from files and the network: no 64-bit value may trap the arithmetic.
+  @Test("arithmetic at the edges of 64 bits saturates instead of trapping")
+  func saturates() {
+    let earliest = Timestamp.distantPast
+    let latest = Timestamp.distantFuture
+    #expect(earliest.adding(milliseconds: -1) == earliest)
+    #expect(latest.adding(milliseconds: 1) == latest)
+    #expect(earliest.adding(milliseconds: .max) == Timestamp(millisecondsSince1970: -1))
+    #expect(latest.milliseconds(since: earliest) == .max)
+    #expect(earliest.milliseconds(since: latest) == -.max)
+    // Exactly Int64.min without overflow is still kept within reach of abs.
+    #expect(earliest.milliseconds(since: Timestamp(millisecondsSince1970: 0)) == -.max)
+    #expect(abs(earliest.milliseconds(since: Timestamp(millisecondsSince1970: 1))) == .max)
+    #expect(Timestamp(secondsSince1970: .max) == latest)
+    #expect(Timestamp(secondsSince1970: .min) == earliest)
+    #expect(
+      Timestamp(secondsSince1970: Int64.max / 1000).millisecondsSince1970 == Int64.max / 1000 * 1000
+    )
+    for edge in [Int64.min, .min + 1, .min + 999, .max - 999, .max] {
+      let instant = Timestamp(millisecondsSince1970: edge)
+      let civil = CivilTime(instant)
+      #expect(civil.isValid)
+      #expect(civil.timestamp == instant, "\(edge) through its calendar fields")
+      #expect(!instant.iso8601.isEmpty)
+    }
+    // A year too far from 1970 for milliseconds saturates.
+    #expect(CivilTime(year: 300_000_000, month: 1, day: 1).timestamp == latest)
+    #expect(CivilTime(year: -300_000_000, month: 1, day: 1).timestamp == earliest)
   }
 }
 

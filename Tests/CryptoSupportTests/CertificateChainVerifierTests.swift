@@ -53,6 +53,22 @@ struct CertificateChainVerifierTests {
     #expect(message.contains("does not lead to a trusted root"))
   }
 
+  /// The instant is a signed value's `signedDate`, read before its signature is checked: within
+  /// a second of `Int64.min` it once trapped the floor division (Fuzz/Regressions/jws).
+  static let extremeInstants: [Int64] = [
+    .min, .min + 1, .min + 998, .min + 999, .min + 1000, .max - 999, .max,
+  ]
+
+  @Test(
+    "an instant at the edges of 64 bits is a failure with a reason, never a trap",
+    arguments: Self.extremeInstants)
+  func extremeInstant(instant: Int64) throws {
+    let chain = try CertificateAuthorityChain.generate(specification)
+    let result = try verify(chain, at: instant)
+    let failure = try #require(result.failure, "\(instant) verified")
+    #expect(!failure.description.isEmpty)
+  }
+
   @Test("with no configured roots nothing verifies")
   func noRoots() throws {
     let chain = try CertificateAuthorityChain.generate(specification)

@@ -39,7 +39,7 @@ struct TLSVerificationTests {
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client(trustingTestAuthority: false).execute(get("localhost", server.port))
     }
-    #expect(error?.kind == .tlsFailure)
+    #expect(error?.kind == .certificateRejected)
     #expect(error?.message.contains("certificate verification failed") == true)
   }
 
@@ -50,7 +50,7 @@ struct TLSVerificationTests {
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client(trustingTestAuthority: true).execute(get("localhost", server.port))
     }
-    #expect(error?.kind == .tlsFailure)
+    #expect(error?.kind == .certificateRejected)
     #expect(error?.message.contains("hostname mismatch") == true)
     #expect(error?.message.contains("localhost:\(server.port)") == true)
   }
@@ -62,7 +62,7 @@ struct TLSVerificationTests {
     let error = await #expect(throws: HTTPClientError.self) {
       _ = try await client(trustingTestAuthority: true).execute(get("localhost", server.port))
     }
-    #expect(error?.kind == .tlsFailure)
+    #expect(error?.kind == .certificateRejected)
     #expect(error?.message.contains("self-signed") == true)
   }
 }

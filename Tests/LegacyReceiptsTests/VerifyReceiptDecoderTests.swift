@@ -205,6 +205,22 @@ struct LegacyDateFormatterTests {
     }
   }
 
+  /// The instants come from records and signed values; the Pacific spelling shifts them by
+  /// hours and builds the year's daylight-saving dates, all of which once trapped near the
+  /// edges of 64 bits.
+  static let extremeInstants: [Int64] = [
+    .min, .min + 1, .min + 3_600_000, .max - 3_600_000, .max - 1, .max,
+  ]
+
+  @Test(
+    "spells instants at the edges of 64 bits without trapping",
+    arguments: Self.extremeInstants)
+  func extremes(milliseconds: Int64) {
+    let instant = Timestamp(millisecondsSince1970: milliseconds)
+    #expect(LegacyDateFormatter.gmt(instant).hasSuffix(" Etc/GMT"))
+    #expect(LegacyDateFormatter.pacific(instant).hasSuffix(" America/Los_Angeles"))
+  }
+
   @Test("spells both forms as Apple did")
   func spelling() throws {
     let instant = try #require(Timestamp(parsing: "2024-06-15T12:00:00Z"))

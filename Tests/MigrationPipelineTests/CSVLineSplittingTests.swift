@@ -27,9 +27,10 @@ import Testing
     }
   }
 
-  /// The quote count's parity is the whole rule: checked on every line of up to 8 characters
-  /// over a letter, a comma, a quote and a space, against the split's own state at the end.
-  @Test func anUnclosedQuoteIsAnOddNumberOfQuotes() {
+  /// Checked on every line of up to 8 characters over a letter, a comma, a quote and a space,
+  /// against the split's own state at the end: a quote after a space or a letter is data and
+  /// opens nothing, so the parity of the quotes is not the rule.
+  @Test func anUnclosedQuoteIsWhatTheSplitLeavesOpen() {
     var lines = [""]
     var checked = 0
     for _ in 0..<8 {

@@ -41,6 +41,61 @@ struct IngestStageTests {
       second.totals.distinctOriginalTransactionIds == first.totals.distinctOriginalTransactionIds)
   }
 
+  /// Each stored response's `latest_receipt` (the customer's whole base64 receipt, which nothing
+  /// reads) is replaced by "<removed>", unless asked for; the same files are still recognised,
+  /// and the responses decode to the same thing either way. Evidence: our own code, the store
+  /// read back with SQLite.
+  @Test("stored responses keep no latest_receipt unless asked; the same files stay recognised")
+  func latestReceiptRemoved() throws {
+    let legacyDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Legacy")
+    var storedByKeeping: [Bool: [String: [UInt8]]] = [:]
+    for keeps in [false, true] {
+      let directory = try TemporaryDirectory.make()
+      defer { TemporaryDirectory.remove(directory) }
+      let path = directory.appendingPathComponent("state.sqlite").path
+      let store = try MigrationStore(path: path, now: { 0 })
+      let options = IngestOptions(
+        paths: [legacyDirectory.appendingPathComponent("handmade").path],
+        catalog: ProductCatalog(), keepsLatestReceipt: keeps)
+      let first = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+      let again = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+      #expect(again.newRecords == 0 && again.alreadyStored == first.accepted)
+      try store.close()
+      let database = try SQLiteDatabase(location: .path(path), mode: .readOnly)
+      defer { try? database.close() }
+      var raws: [String: [UInt8]] = [:]
+      try database.forEachRow(
+        "SELECT format || '#' || account_id || '#' || version, raw FROM legacy_records WHERE kind = 'response'"
+      ) { raws[try $0.string(at: 0)] = try $0.blob(at: 1) }
+      storedByKeeping[keeps] = raws
+      let withReceipt = raws.values.filter {
+        String(decoding: $0, as: UTF8.self).contains(#""latest_receipt""#)
+      }
+      #expect(withReceipt.count >= 17)
+      for raw in withReceipt {
+        #expect(
+          String(decoding: raw, as: UTF8.self).contains(#""<removed>""#) == !keeps,
+          "\(String(decoding: raw.prefix(120), as: UTF8.self))")
+      }
+    }
+    // Removing the receipt changes nothing the decoder reads.
+    let removed = try #require(storedByKeeping[false])
+    let kept = try #require(storedByKeeping[true])
+    #expect(removed.keys.sorted() == kept.keys.sorted())
+    for (key, raw) in removed {
+      let whole = try #require(kept[key])
+      #expect(raw.count <= whole.count)
+      let format = try #require(
+        LegacyInputFormat(rawValue: String(key.prefix { $0 != "#" })))
+      let (lhs, rhs) = (
+        try StoredRecordDecoder.response(of: raw, format: format),
+        try StoredRecordDecoder.response(of: whole, format: format)
+      )
+      #expect(lhs == rhs, "\(key)")
+    }
+  }
+
   @Test(
     "the same files count as ingested only while every usable response has a current compact copy; ingesting them again restores the copies"
   )

@@ -43,4 +43,37 @@ struct TeamTableAgainstPythonTests {
     let difference = PythonCSV.firstDifference(ours: ours, theirs: theirs)
     #expect(difference == nil, "\(difference ?? "")")
   }
+
+  /// Quotes where RFC 4180 does not put them, as Python's default dialect reads them: a quote
+  /// after a space, or in mid-field, is data, and so is what follows a closing quote. The table
+  /// reader once took any quote as opening or closing quoting.
+  @Test(
+    "a quote after a space or in mid-field is data, as Python reads it",
+    .enabled(if: PythonCSV.interpreter != nil, "\(PythonCSV.missingMessage)"),
+    arguments: 0..<3 as Range<UInt64>)
+  func looseQuotesAsPythonReadsThem(seed: UInt64) throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("table.csv")
+    var sample = CSVSample(seed: seed &+ 3_000)
+    var text = "account_id,product_id,status,expires_at" + sample.lineBreak()
+    text += #" "a1, "pro.monthly",active,"# + sample.lineBreak()
+    let rowCount = 1_000
+    for _ in 1..<rowCount {
+      text += [sample.looseField(), sample.looseField(), "active", ""].joined(separator: ",")
+      text += sample.lineBreak()
+    }
+    try Data(text.utf8).write(to: file)
+
+    var ours: [[[UInt8]]] = []
+    let outcome = try CurrentEntitlementsReader.read(file.path) { rows in
+      ours += rows.map { [Array($0.accountId.utf8), Array($0.row.productId.utf8)] }
+    }
+    let theirs = try PythonCSV.leadingPairs(ofFileAt: file.path, trimmingSpaces: true)
+    #expect(outcome.rejected.isEmpty, "\(outcome.rejected.prefix(3))")
+    #expect(theirs.count == rowCount)
+    #expect(ours.first == [Array(#""a1"#.utf8), Array(#""pro.monthly""#.utf8)])
+    let difference = PythonCSV.firstDifference(ours: ours, theirs: theirs)
+    #expect(difference == nil, "\(difference ?? "")")
+  }
 }

@@ -43,6 +43,30 @@ struct MoneyAtStakeTests {
     #expect(money.byCategory[.match] == nil)
   }
 
+  /// Prices come from signed values and files: no price, period or total may trap.
+  @Test("a price beyond a billion, a period of a millisecond, totals at the edge: no trap")
+  func extremes() {
+    var money = MoneyAtStake()
+    money.add(Self.key(.refundMissed, kind: .nonConsumable, price: .max))
+    money.add(Self.key(.refundMissed, kind: .nonConsumable, price: .min))
+    var instant = Self.key(.refundMissed, kind: .autoRenewable, price: 1_000_000_000_000)
+    instant.new?.expiresDate = Timestamp(millisecondsSince1970: 1)
+    money.add(instant)
+    #expect(money.unpricedKeys == 3)
+    for _ in 0..<20 {
+      money.add(Self.key(.refundMissed, kind: .nonConsumable, price: 1_000_000_000_000))
+    }
+    #expect(money.byImpact[.losesAccess]?["USD"]?.oneTime == 20_000_000_000_000)
+    var total: MoneyAtStake.Amounts? = MoneyAtStake.Amounts()
+    total?.oneTime = .max - 1
+    var more = MoneyAtStake.Amounts()
+    more.oneTime = 5
+    MoneyAtStake.merge(more, into: &total)
+    #expect(total?.oneTime == .max)
+    #expect(MoneyAtStake.text(.max) == "9223372036854775.81")
+    #expect(MoneyAtStake.text(.min) == "-9223372036854775.81")
+  }
+
   @Test("amounts print with two decimals, rounded half away from zero")
   func text() {
     #expect(MoneyAtStake.text(0) == "0.00")

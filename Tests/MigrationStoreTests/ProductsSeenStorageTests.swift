@@ -108,19 +108,8 @@ struct ProductsSeenStorageTests {
           Self.row("2", product: "lifetime", type: "Non-Consumable", group: nil),
         ], customerId: customer.id, revision: "r1", isLast: true, now: 2)
       try store.close()
-      // Back to version 9: the table and its version row gone (and what later versions added),
-      // the transactions kept.
-      let database = try SQLiteDatabase(location: .path(path))
-      try database.execute(
-        """
-        DROP TABLE products_seen; DROP TABLE recipe_settings; DROP INDEX runs_by_start;
-        ALTER TABLE runs DROP COLUMN command; ALTER TABLE runs DROP COLUMN command_line;
-        ALTER TABLE runs DROP COLUMN recipe_key; ALTER TABLE runs DROP COLUMN reported_ms;
-        ALTER TABLE runs DROP COLUMN report_directory; ALTER TABLE runs DROP COLUMN ended_ms;
-        ALTER TABLE runs DROP COLUMN exit_code;
-        DELETE FROM schema_version WHERE version >= 10
-        """)
-      try database.close()
+      // Back to version 9: the table and what later versions added gone, the transactions kept.
+      try SchemaRollback.store(at: path, to: 9)
 
       let upgraded = try MigrationStore(path: path, now: { 0 })
       let seen = Self.described(try upgraded.productsSeen())

@@ -108,17 +108,7 @@ struct RunLedgerTests {
       try Self.run("done", started: 10, reported: false, ended: false, in: store)
       try Self.run("cut", started: 20, finished: false, reported: false, ended: false, in: store)
       try store.close()
-      let database = try SQLiteDatabase(location: .path(path))
-      try database.execute(
-        """
-        DROP TABLE recipe_settings; DROP INDEX runs_by_start;
-        ALTER TABLE runs DROP COLUMN command; ALTER TABLE runs DROP COLUMN command_line;
-        ALTER TABLE runs DROP COLUMN recipe_key; ALTER TABLE runs DROP COLUMN reported_ms;
-        ALTER TABLE runs DROP COLUMN report_directory; ALTER TABLE runs DROP COLUMN ended_ms;
-        ALTER TABLE runs DROP COLUMN exit_code;
-        DELETE FROM schema_version WHERE version >= 11
-        """)
-      try database.close()
+      try SchemaRollback.store(at: path, to: 10)
       let upgraded = try MigrationStore(path: path, now: { 0 })
       defer { try? upgraded.close() }
       let done = try #require(try upgraded.runLedger.run("done"))

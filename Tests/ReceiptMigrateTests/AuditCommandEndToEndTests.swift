@@ -18,11 +18,13 @@ struct AuditCommandEndToEndTests {
     private var buffer = ""
     private(set) var requestLines: [String] = []
 
-    init(world: String, clock: String, latency: String?, in directory: URL) throws {
+    init(
+      world: String, clock: String, latency: String?, in directory: URL, extra: [String] = []
+    ) throws {
       process.executableURL = Tool.executable
       process.arguments =
         ["simulator", "serve", "--world", world, "--clock", clock, "--rate-limit", "off"]
-        + (latency.map { ["--latency", $0] } ?? [])
+        + (latency.map { ["--latency", $0] } ?? []) + extra
       process.currentDirectoryURL = directory
       process.standardOutput = output
       process.standardError = Pipe()
@@ -39,6 +41,15 @@ struct AuditCommandEndToEndTests {
         if parts.count == 2 { environment[String(parts[0])] = String(parts[1]) }
       }
       buffer = ""
+    }
+
+    /// Reads the log until a request line contains `text`.
+    func waitForRequest(containing text: String) throws {
+      var checked = 0
+      while !requestLines[checked...].contains(where: { $0.contains(text) }) {
+        checked = requestLines.count
+        try waitForRequests(1)
+      }
     }
 
     /// Reads the log until it holds `count` more request lines than now.

@@ -23,8 +23,12 @@ public struct AppStoreAPIError: Error, Sendable, Hashable, CustomStringConvertib
     case notFoundInAnyEnvironment(tried: [AppStoreEnvironment])
     /// The request could not be built (no base URL for the environment, a bad id).
     case invalidRequest(String)
-    /// The calling task was cancelled.
+    /// The calling task was cancelled, or the caller asked the client to stop.
     case cancelled
+    /// The next attempt could only go at `until` — a `Retry-After` instant, or the turn at the
+    /// rate limiter a 429 held back to it — which is after `limit`: the longest wait the policy
+    /// allows, or the caller's ``RequestDeadline``. The call is given up without waiting.
+    case waitRefused(until: Timestamp, limit: String)
   }
 
   /// How a failure may be retried.
@@ -101,10 +105,10 @@ public struct AppStoreAPIError: Error, Sendable, Hashable, CustomStringConvertib
       if code == .rateLimitExceeded || status == 429 { return .rateLimited }
       if code == .generalInternal || status >= 500 { return .serverError }
       return .never
-    case .transport: return .retryable
+    case .transport(let failure): return failure.isRetryable ? .retryable : .never
     case .malformedResponse(let status, _): return status >= 500 ? .serverError : .never
     case .unauthorized, .verificationFailed, .notFoundInAnyEnvironment, .invalidRequest,
-      .cancelled:
+      .cancelled, .waitRefused:
       return .never
     }
   }
@@ -146,6 +150,9 @@ public struct AppStoreAPIError: Error, Sendable, Hashable, CustomStringConvertib
       return "\(call) could not be sent: \(reason)"
     case .cancelled:
       return "\(call) was cancelled"
+    case .waitRefused(let until, let limit):
+      return "\(call) was given up for this run: its next attempt could go no earlier than "
+        + "\(until), after \(limit); a later run asks again"
     }
   }
 }

@@ -33,6 +33,11 @@ public final class AppStoreServerAPIClient: Sendable {
   private let now: @Sendable () -> Timestamp
   private let sleep: @Sendable (Int64) async throws -> Void
   private let random: @Sendable () -> Double
+  private let isStopping: (@Sendable () -> Bool)?
+
+  /// How often a wait looks at the caller's stop request (``init(configuration:transport:now:sleep:random:isStopping:notice:)``):
+  /// a wait of any length ends within this many milliseconds of the request.
+  public static let stopCheckInterval: Int64 = 100
 
   /// A client for `configuration`.
   ///
@@ -44,6 +49,11 @@ public final class AppStoreServerAPIClient: Sendable {
   ///   - now: The wall clock.
   ///   - sleep: Waits a number of milliseconds (back-off, rate limiting).
   ///   - random: Numbers in `0..<1` for jitter.
+  ///   - isStopping: Whether the caller wants its work to stop (a signal arrived), asked in the
+  ///     calling task; `nil` when nothing can ask. Once it says yes, no new attempt is sent, and
+  ///     a wait of any length — back-off, `Retry-After`, a turn at the rate limiter — ends within
+  ///     ``stopCheckInterval`` with ``AppStoreAPIError/Kind/cancelled``. Requests already sent
+  ///     finish, within the transport's timeout.
   ///   - notice: Receives the warning about a trusted root that is not Apple's.
   /// - Throws: ``ConfigurationError`` for a token lifetime out of range, no trusted root, roots
   ///   OpenSSL cannot use, or an unknown `RECEIPT_MIGRATE_HTTP_CLIENT`.
@@ -52,8 +62,10 @@ public final class AppStoreServerAPIClient: Sendable {
     now: @escaping @Sendable () -> Timestamp = SystemTime.now,
     sleep: @escaping @Sendable (Int64) async throws -> Void = SystemTime.sleep(milliseconds:),
     random: @escaping @Sendable () -> Double = SystemTime.random,
+    isStopping: (@Sendable () -> Bool)? = nil,
     notice: @Sendable (String) -> Void = SignedDataVerifier.printNoticeOnce
   ) throws(ConfigurationError) {
+    self.isStopping = isStopping
     self.configuration = configuration
     if let transport {
       self.transport = transport
@@ -111,7 +123,8 @@ public final class AppStoreServerAPIClient: Sendable {
   }
 
   /// Sends `call` until it succeeds and `decode` accepts the body, or a failure may not be
-  /// retried.
+  /// retried, or a wait for the next attempt would pass the policy's longest wait or the
+  /// caller's ``RequestDeadline``.
   func perform<Value>(
     _ call: Call, decode: ([UInt8], SignedDataVerifier) throws(ResponseDecodingFailure) -> Value
   ) async throws(AppStoreAPIError) -> Value {
@@ -121,6 +134,7 @@ public final class AppStoreServerAPIClient: Sendable {
     var renewedToken = false
     while true {
       attempt += 1
+      if isStopping?() == true { throw error(.cancelled, call) }
       let failure: AppStoreAPIError
       switch await attemptOnce(call, request: request) {
       case .success(let response):
@@ -144,19 +158,89 @@ public final class AppStoreServerAPIClient: Sendable {
         rateLimiter.recordRateLimited(
           call.endpoint, in: call.environment, retryAfter: failure.retryAfter)
       }
-      guard
-        let delay = configuration.retryPolicy.delay(
-          after: failure, attempt: attempt, now: now(), random: random())
-      else {
+      if case .waitRefused = failure.kind {
         counters.record(call.endpoint) { $0.failures += 1 }
         throw failure
       }
+      let instant = now()
+      let delay: Int64
+      switch configuration.retryPolicy.decision(
+        after: failure, attempt: attempt, now: instant, random: random())
+      {
+      case .giveUp:
+        counters.record(call.endpoint) { $0.failures += 1 }
+        throw failure
+      case .waitTooLong(let until):
+        counters.record(call.endpoint) { $0.failures += 1 }
+        throw error(.waitRefused(until: until, limit: longestWaitText), call, retryAfter: until)
+      case .retry(let milliseconds):
+        delay = milliseconds
+      }
+      if let deadline = RequestDeadline.current,
+        instant.adding(milliseconds: delay) > deadline.instant
+      {
+        counters.record(call.endpoint) { $0.failures += 1 }
+        throw error(
+          .waitRefused(until: instant.adding(milliseconds: delay), limit: text(of: deadline)),
+          call, retryAfter: failure.retryAfter)
+      }
       counters.record(call.endpoint) { $0.retries += 1 }
+      try await wait(delay, call)
+    }
+  }
+
+  /// Waits `milliseconds`, or less when the caller asks to stop (then throws `cancelled`).
+  ///
+  /// With a stop hook the wait is taken in slices of ``stopCheckInterval``, asking between
+  /// them; without one, nothing could cut it short, and it is one sleep.
+  private func wait(_ milliseconds: Int64, _ call: Call) async throws(AppStoreAPIError) {
+    guard let isStopping else {
       do {
-        try await sleep(delay)
+        try await sleep(milliseconds)
       } catch {
         throw self.error(.cancelled, call)
       }
+      return
+    }
+    var left = milliseconds
+    repeat {
+      if isStopping() { throw error(.cancelled, call) }
+      let slice = min(left, Self.stopCheckInterval)
+      do {
+        try await sleep(slice)
+      } catch {
+        throw self.error(.cancelled, call)
+      }
+      left -= slice
+    } while left > 0
+  }
+
+  /// The longest wait of the policy, as messages name it.
+  private var longestWaitText: String {
+    let minutes = configuration.retryPolicy.maximumRetryAfterWait / 60_000
+    return "the longest wait this client accepts (\(minutes) minutes)"
+  }
+
+  private func text(of deadline: RequestDeadline) -> String {
+    "\(deadline.name), which ends at \(deadline.instant)"
+  }
+
+  /// Waits for the endpoint's next slot at the rate limiter, unless that slot (held back by a
+  /// 429's `Retry-After`) lies beyond the policy's longest wait or the caller's deadline.
+  private func waitForTurn(_ call: Call) async throws(AppStoreAPIError) {
+    let instant = now()
+    var latest = instant.adding(milliseconds: configuration.retryPolicy.maximumRetryAfterWait)
+    var limit = longestWaitText
+    if let deadline = RequestDeadline.current, deadline.instant < latest {
+      latest = deadline.instant
+      limit = text(of: deadline)
+    }
+    switch rateLimiter.reserve(call.endpoint, in: call.environment, notAfter: latest) {
+    case .tooLate(let slot):
+      throw error(.waitRefused(until: slot, limit: limit), call, retryAfter: slot)
+    case .granted(let slot):
+      let wait = slot.milliseconds(since: now())
+      if wait > 0 { try await self.wait(wait, call) }
     }
   }
 
@@ -164,13 +248,19 @@ public final class AppStoreServerAPIClient: Sendable {
   private func attemptOnce(_ call: Call, request: HTTPRequest) async -> Result<
     HTTPResponse, AppStoreAPIError
   > {
+    do throws(AppStoreAPIError) {
+      try await waitForTurn(call)
+    } catch {
+      return .failure(error)
+    }
     do {
-      try await rateLimiter.acquire(call.endpoint, in: call.environment, sleep: sleep)
       try await concurrencyLimiter.acquire()
     } catch {
       return .failure(self.error(.cancelled, call))
     }
     defer { concurrencyLimiter.release() }
+    // A stop asked while this call waited for a permit: the request is not sent.
+    if isStopping?() == true { return .failure(error(.cancelled, call)) }
     let token: BearerToken
     do {
       token = try tokens.token()

@@ -68,6 +68,7 @@ public final class SocketHTTPTransport: HTTPTransport {
     case .connectionClosed: .connectionReset
     case .truncatedBody: .truncatedBody(detail: error.message)
     case .cannotResolve, .cannotConnect, .tlsFailure: .cannotConnect(detail: error.message)
+    case .certificateRejected: .certificateRejected(detail: error.message)
     case .malformedResponse, .responseTooLarge, .invalidRequest, .cancelled, .shutDown:
       .other(detail: error.message)
     }

@@ -71,9 +71,11 @@ public final class URLSessionTransport: HTTPTransport {
     case .timedOut: .timedOut
     case .networkConnectionLost: .connectionReset
     case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-      .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+      .secureConnectionFailed:
       .cannotConnect(detail: "URLError \(error.code.rawValue)")
+    case .serverCertificateUntrusted, .serverCertificateHasBadDate,
+      .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+      .certificateRejected(detail: "URLError \(error.code.rawValue)")
     case .cannotParseResponse, .badServerResponse, .cannotDecodeRawData,
       .cannotDecodeContentData:
       .truncatedBody(detail: "URLError \(error.code.rawValue)")

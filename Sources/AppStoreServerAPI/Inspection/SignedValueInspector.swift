@@ -104,11 +104,30 @@ public enum SignedValueInspector {
         lines.append("Verdict: valid")
       }
     }
+    let checks = AppChecks(
+      kind: kind, environment: expectedEnvironment ?? .production, verdict: verdict,
+      verified: !trustedRoots.isEmpty)
+    func given(_ isGiven: Bool) -> String {
+      isGiven ? "" : " (taken from the payload, not checked)"
+    }
+    let made = checks.made.map { check -> String in
+      switch check {
+      case .bundleId: "bundle id \(expectedBundle ?? "(none)")" + given(bundleId != nil)
+      case .appAppleId:
+        "app Apple id \(expectedAppAppleId.map(String.init) ?? "(none)")" + given(appAppleId != nil)
+      case .environment:
+        "environment \(expectedEnvironment?.rawValue ?? "(none)")" + given(environment != nil)
+      }
+    }
     lines.append(
-      "Checked against: bundle id \(expectedBundle ?? "(none)")"
-        + (bundleId == nil ? " (taken from the payload, not checked)" : "")
-        + "; environment \(expectedEnvironment?.rawValue ?? "(none)")"
-        + (environment == nil ? " (taken from the payload, not checked)" : ""))
+      "Checked against: "
+        + (made.isEmpty
+          ? (trustedRoots.isEmpty
+            ? "nothing (not verified)" : "nothing of the app (verification stopped before it)")
+          : made.joined(separator: "; ")))
+    let notChecked = Self.notChecked(
+      checks, kind: kind, payload: payloadValue, bundleId: bundleId, appAppleId: appAppleId)
+    if !notChecked.isEmpty { lines.append("Not checked: " + notChecked.joined(separator: "; ")) }
     lines += notices
     lines.append("Payload")
     if let payloadValue {
@@ -133,9 +152,17 @@ public enum SignedValueInspector {
     for certificate in chain { writer.value(certificate.trimmingCharacters(in: .whitespaces)) }
     writer.endArray()
     writer.field("bundle_id", expectedBundle)
-    writer.field("bundle_id_checked", bundleId != nil)
+    writer.field("bundle_id_checked", bundleId != nil && checks.made.contains(.bundleId))
+    writer.field("app_apple_id", expectedAppAppleId)
+    writer.field(
+      "app_apple_id_checked", appAppleId != nil && checks.made.contains(.appAppleId))
     writer.field("environment", expectedEnvironment?.rawValue)
-    writer.field("environment_checked", environment != nil)
+    writer.field(
+      "environment_checked", environment != nil && checks.made.contains(.environment))
+    writer.key("not_checked")
+    writer.beginArray()
+    for reason in notChecked { writer.value(reason) }
+    writer.endArray()
     writer.key("notices")
     writer.beginArray()
     for notice in notices { writer.value(notice.trimmingCharacters(in: .whitespaces)) }
@@ -149,6 +176,34 @@ public enum SignedValueInspector {
     writer.endObject()
     return InspectionReport(
       text: String(decoding: writer.bytes, as: UTF8.self) + "\n", exitStatus: valid ? 0 : 1)
+  }
+
+  /// Why a value the user gave, or the payload names, was not compared: the kind never compares
+  /// it, or verification stopped before it.
+  private static func notChecked(
+    _ checks: AppChecks, kind: Kind, payload: JSONValue?, bundleId: String?, appAppleId: Int64?
+  ) -> [String] {
+    var reasons: [String] = []
+    let payloadBundle = payload.flatMap { kind.bundleId(in: $0) }
+    if checks.neverMade.contains(.bundleId), bundleId != nil || payloadBundle != nil {
+      var reason = "bundle id: \(kind.rawValue) carries none Apple's verifiers compare"
+      if let payloadBundle {
+        reason += "; the payload names \"\(payloadBundle)\", compared with nothing"
+      }
+      if let bundleId { reason += "; --bundle-id \(bundleId) was not compared" }
+      reasons.append(reason)
+    }
+    if checks.neverMade.contains(.appAppleId), let appAppleId {
+      reasons.append(
+        "app Apple id: \(kind == .transaction || kind == .renewalInfo ? "a \(kind.rawValue) is never compared with one" : "compared in production only"); \(appAppleId) was not compared"
+      )
+    }
+    if !checks.notReached.isEmpty {
+      reasons.append(
+        checks.notReached.map(\.rawValue).joined(separator: ", ")
+          + ": verification stopped before comparing")
+    }
+    return reasons
   }
 
   // MARK: - Kinds

@@ -39,6 +39,15 @@ public final class EndpointRateLimiter: Sendable {
     self.now = now
   }
 
+  /// A slot asked for with a latest acceptable instant.
+  public enum Reservation: Sendable, Hashable {
+    /// The slot is reserved; the request may go at this instant.
+    case granted(Timestamp)
+    /// The next slot comes only at this instant, after the latest acceptable one; nothing was
+    /// reserved.
+    case tooLate(Timestamp)
+  }
+
   /// Reserves the next slot for a request and returns when it may be sent.
   ///
   /// - Parameters:
@@ -46,22 +55,53 @@ public final class EndpointRateLimiter: Sendable {
   ///   - environment: The environment to call.
   /// - Returns: The instant at which the request may go; now or later.
   public func reserve(_ endpoint: Endpoint, in environment: AppStoreEnvironment) -> Timestamp {
+    switch reserve(endpoint, in: environment, notAfter: nil) {
+    case .granted(let slot), .tooLate(let slot): slot
+    }
+  }
+
+  /// Reserves the next slot for a request if it comes no later than `latest`.
+  ///
+  /// A slot later than `latest` is not reserved, so a caller that gives up leaves the pace of
+  /// the others as it was: after a 429 whose `Retry-After` lies a day ahead, every caller learns
+  /// so at once instead of queueing behind it.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint to call.
+  ///   - environment: The environment to call.
+  ///   - latest: The latest instant the caller can wait for, or `nil` for any.
+  /// - Returns: The reserved slot, or the slot that would have been and was not reserved.
+  public func reserve(
+    _ endpoint: Endpoint, in environment: AppStoreEnvironment, notAfter latest: Timestamp?
+  ) -> Reservation {
     let instant = Double(now().millisecondsSince1970)
     let limit = limits.requestsPerSecond(for: endpoint, in: environment)
     let burst = Double(max(1, limits.burst))
-    let scheduled = paces.withLock { paces in
+    let bound = latest.map { Double($0.millisecondsSince1970) }
+    let (scheduled, reserved) = paces.withLock { paces in
       var pace = paces[Key(endpoint: endpoint, environment: environment)] ?? Pace()
       let interval = 1000 / (limit * pace.share)
       let tolerance = (burst - 1) * interval
       let arrival = max(pace.nextArrival, instant)
       let scheduled = max(instant, arrival - tolerance)
+      if let bound, scheduled > bound { return (scheduled, false) }
       pace.nextArrival = arrival + interval
       paces[Key(endpoint: endpoint, environment: environment)] = pace
-      return scheduled
+      return (scheduled, true)
     }
-    // Rounded to the nearest millisecond: the clock has no finer grain, and rounding up would add
-    // a needless wait to every request of a very fast limit.
-    return Timestamp(millisecondsSince1970: Int64(scheduled.rounded()))
+    let slot = Timestamp(millisecondsSince1970: Self.milliseconds(scheduled))
+    return reserved ? .granted(slot) : .tooLate(slot)
+  }
+
+  /// A computed instant as whole milliseconds: rounded to the nearest (the clock has no finer
+  /// grain, and rounding up would add a needless wait to every request of a very fast limit),
+  /// and held within 64 bits — a `Retry-After` is the server's number, and `Int64(Double)`
+  /// traps beyond them.
+  static func milliseconds(_ value: Double) -> Int64 {
+    let rounded = value.rounded()
+    guard rounded < 9_223_372_036_854_775_807.0 else { return .max }
+    guard rounded > -9_223_372_036_854_775_808.0 else { return .min }
+    return Int64(rounded)
   }
 
   /// Waits for the next slot of `endpoint` in `environment`.

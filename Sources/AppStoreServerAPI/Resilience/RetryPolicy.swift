@@ -24,8 +24,9 @@ public struct RetryPolicy: Sendable, Hashable {
   /// The longest computed wait, in milliseconds: 30 000.
   public var maximumBackoff: Int64
 
-  /// The longest wait for a `Retry-After` instant, in milliseconds (15 minutes); a later
-  /// instant ends the call with the rate-limit error for the caller to reschedule.
+  /// The longest wait for a `Retry-After` instant, or for a turn at the rate limiter that a 429
+  /// holds until one, in milliseconds (15 minutes); a later instant ends the call at once with
+  /// ``AppStoreAPIError/Kind/waitRefused(until:limit:)``, and the caller's next run asks again.
   public var maximumRetryAfterWait: Int64
 
   /// A policy with the given bounds.
@@ -85,18 +86,36 @@ public struct RetryPolicy: Sendable, Hashable {
   public func delay(
     after error: AppStoreAPIError, attempt: Int, now: Timestamp, random: Double
   ) -> Int64? {
+    guard case .retry(let wait) = decision(after: error, attempt: attempt, now: now, random: random)
+    else { return nil }
+    return wait
+  }
+
+  /// What to do after `error` on attempt `attempt`: send again after a wait, give up, or give
+  /// up because the server's `Retry-After` lies beyond ``maximumRetryAfterWait``.
+  ///
+  /// - Parameters:
+  ///   - error: The failure of the attempt.
+  ///   - attempt: The attempt that failed, 1 or more.
+  ///   - now: The current instant, to turn `Retry-After` into a wait.
+  ///   - random: A number in `0..<1` for jitter.
+  /// - Returns: The decision.
+  public func decision(
+    after error: AppStoreAPIError, attempt: Int, now: Timestamp, random: Double
+  ) -> RetryDecision {
     let limit: Int
     switch error.retryClass {
-    case .never: return nil
+    case .never: return .giveUp
     case .serverError: limit = maximumServerErrorAttempts
     case .retryable: limit = maximumAttempts
     case .rateLimited: limit = maximumRateLimitedAttempts
     }
-    guard attempt < limit else { return nil }
+    guard attempt < limit else { return .giveUp }
     if let retryAfter = error.retryAfter {
       let wait = max(0, retryAfter.milliseconds(since: now))
-      return wait <= maximumRetryAfterWait ? wait : nil
+      return wait <= maximumRetryAfterWait
+        ? .retry(afterMilliseconds: wait) : .waitTooLong(until: retryAfter)
     }
-    return backoff(beforeAttempt: attempt + 1, random: random)
+    return .retry(afterMilliseconds: backoff(beforeAttempt: attempt + 1, random: random))
   }
 }

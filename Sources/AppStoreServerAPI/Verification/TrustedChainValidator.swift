@@ -20,8 +20,9 @@ final class TrustedChainValidator: Sendable {
     let validUntil: Int64
 
     func covers(_ instant: Timestamp) -> Bool {
-      // OpenSSL compares whole seconds, so the cache must too.
-      let second = instant.secondsSince1970 * 1000
+      // OpenSSL compares whole seconds, so the cache must too. Saturating: an instant within a
+      // second of the earliest one has no whole second in range, and is before every chain.
+      let second = Timestamp(secondsSince1970: instant.secondsSince1970).millisecondsSince1970
       return validFrom <= second && second < validUntil
     }
   }

@@ -88,9 +88,7 @@ public final class CertificateChainVerifier: @unchecked Sendable {
           .other(certificate: nil, code: -1, reason: "OpenSSL could not start verification"))
       }
       let parameters = X509_STORE_CTX_get0_param(context)
-      // Floor division keeps instants before 1970 on the right second.
-      let seconds = instant >= 0 ? instant / 1000 : (instant - 999) / 1000
-      X509_VERIFY_PARAM_set_time(parameters, time_t(seconds))
+      X509_VERIFY_PARAM_set_time(parameters, time_t(Self.checkSecond(of: instant)))
       X509_VERIFY_PARAM_set_flags(parameters, UInt(X509_V_FLAG_USE_CHECK_TIME))
       guard X509_verify_cert(context) == 1 else {
         let failure = failure(in: context, instant: instant)
@@ -99,6 +97,17 @@ public final class CertificateChainVerifier: @unchecked Sendable {
       }
       return .valid(chain: verifiedChain(of: context))
     }
+  }
+
+  /// The second OpenSSL checks validity at: the instant's, held within the years 1 to 9999.
+  ///
+  /// An X.509 validity is written in those years, so every certificate is valid at the instant
+  /// exactly when it is valid at the second clamped into them; OpenSSL itself cannot turn a
+  /// second hundreds of millions of years away into a time to compare, and reports it as a
+  /// malformed field rather than as a date outside the validity.
+  static func checkSecond(of instant: Int64) -> Int64 {
+    // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+    min(max(UnixSeconds.floor(milliseconds: instant), -62_135_596_800), 253_402_300_799)
   }
 
   // MARK: - Results

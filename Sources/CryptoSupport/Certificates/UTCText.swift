@@ -4,7 +4,7 @@ import Glibc
 enum UTCText {
   /// `2025-01-31T12:00:00Z` for the given instant (milliseconds are dropped).
   static func format(milliseconds: Int64) -> String {
-    var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+    var seconds = time_t(UnixSeconds.floor(milliseconds: milliseconds))
     var parts = tm()
     guard gmtime_r(&seconds, &parts) != nil else { return "\(milliseconds) ms" }
     func pad(_ value: Int32, _ width: Int) -> String {

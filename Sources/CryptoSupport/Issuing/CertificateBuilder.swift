@@ -182,7 +182,7 @@ enum CertificateBuilder {
   // MARK: - Helpers
 
   private static func seconds(_ milliseconds: Int64) -> time_t {
-    time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
+    time_t(UnixSeconds.floor(milliseconds: milliseconds))
   }
 
   private static func describe(_ template: CertificateTemplate) -> String {

@@ -9,9 +9,12 @@ public struct HTTPClientError: Error, Sendable, Hashable, CustomStringConvertibl
     case cannotResolve
     /// No TCP connection could be made to any of the host's addresses.
     case cannotConnect
-    /// The TLS handshake failed, for example because the certificate is not trusted or names
-    /// another host.
+    /// The TLS handshake failed for another reason than the certificate (the connection cut
+    /// during it, no protocol in common).
     case tlsFailure
+    /// The server's certificate was rejected: not trusted, for another host, outside its
+    /// validity. Trying again meets the same certificate.
+    case certificateRejected
     /// The request did not finish before its deadline.
     case timedOut
     /// The server closed or reset the connection before the answer was complete.

@@ -272,7 +272,7 @@ final class Connection: @unchecked Sendable {
         : "the certificate is not trusted by this machine's trust store; check the URL, the "
           + "machine's clock and the ca-certificates package"
       return HTTPClientError(
-        .tlsFailure,
+        .certificateRejected,
         "TLS certificate verification failed for \(origin): \(reason) (X.509 error "
           + "\(verification)); \(advice)")
     }

@@ -1,7 +1,9 @@
 /// Parses the seed CSV format, `account_id,original_transaction_id[,environment]`, one row at a
 /// time. Columns are found by their header names (any order, any case, extra columns
 /// ignored); fields may be quoted with `"` and `""` for a quote inside, and a quoted field may
-/// hold line breaks (RFC 4180): the reader joins such a row's lines before it gets here.
+/// hold line breaks (RFC 4180): the reader joins such a row's lines before it gets here. Quotes
+/// are read as Python's `csv` module reads them: a quote opens quoting only as a field's first
+/// character (after a space, or in mid-field, it is data).
 struct CSVSeedParser {
   struct Columns {
     var accountId: Int
@@ -94,8 +96,10 @@ struct CSVSeedParser {
         justClosed = false
         continue
       }
+      // Any other byte, a space too, ends the field's start: a quote after it is data, as
+      // Python's csv module reads it.
       justClosed = false
-      if byte != 0x20 { fieldStart = false }
+      fieldStart = false
     }
     return inQuotes
   }
@@ -127,8 +131,9 @@ struct CSVSeedParser {
         fields.append(String(decoding: current, as: UTF8.self))
         current.removeAll(keepingCapacity: true)
         wasQuoted = false
-      } else if byte == UInt8(ascii: "\"") && current.allSatisfy({ $0 == 0x20 }) && !wasQuoted {
-        current.removeAll()
+      } else if byte == UInt8(ascii: "\"") && current.isEmpty && !wasQuoted {
+        // Only a field's first character opens quoting: ` "a"` is the five characters as they
+        // stand (trimmed to `"a"`), as Python's csv module reads them.
         inQuotes = true
         wasQuoted = true
       } else {

@@ -19,6 +19,12 @@ public struct LegacyInputReader: Sendable {
     /// Verifies the PKCS#7 signatures of raw receipts against user-supplied roots
     /// (`--receipt-root`); `nil` leaves them unchecked.
     public var receiptVerifier: CertificateChainVerifier?
+    /// How long a pipe may stay without a writer (or without a first byte) before it is given
+    /// up as unreadable, in milliseconds: a minute.
+    public var pipeWriterWait: Int64
+    /// Whether the caller wants reading to stop, asked between the 100 ms slices of every wait
+    /// for a pipe; `reading` then throws `CancellationError`. `nil` when nothing can ask.
+    public var isStopping: (@Sendable () -> Bool)?
 
     /// Creates options.
     ///
@@ -26,13 +32,18 @@ public struct LegacyInputReader: Sendable {
     ///   - maximumRecordBytes: the largest record accepted (default 32 MiB).
     ///   - forcedFormat: a format for every file, or `nil` to detect it.
     ///   - receiptVerifier: checks raw receipts' signatures, or `nil` to leave them unchecked.
+    ///   - pipeWriterWait: how long a pipe may stay silent before its first byte, in ms.
+    ///   - isStopping: whether the caller wants reading to stop.
     public init(
       maximumRecordBytes: Int = 32 << 20, forcedFormat: LegacyInputFormat? = nil,
-      receiptVerifier: CertificateChainVerifier? = nil
+      receiptVerifier: CertificateChainVerifier? = nil, pipeWriterWait: Int64 = 60_000,
+      isStopping: (@Sendable () -> Bool)? = nil
     ) {
       self.maximumRecordBytes = maximumRecordBytes
       self.forcedFormat = forcedFormat
       self.receiptVerifier = receiptVerifier
+      self.pipeWriterWait = pipeWriterWait
+      self.isStopping = isStopping
     }
   }
 
@@ -45,6 +56,11 @@ public struct LegacyInputReader: Sendable {
     public var format: LegacyInputFormat?
     /// The size in bytes (0 when unknown).
     public var byteCount: Int64
+    /// Whether it is a pipe: read once, as it arrives, its size unknown and its format (when
+    /// its name does not say) told by its first line.
+    public var isStream = false
+    /// Why it cannot be read at all (a device, a loop of links), reported when it is read.
+    public var refusal: String?
   }
 
   /// The options in use.
@@ -74,12 +90,22 @@ public struct LegacyInputReader: Sendable {
       var isDirectory: ObjCBool = false
       if manager.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
         walk(directory: path, into: &files, skipped: &skipped)
-      } else {
-        // An explicitly named file is always read: detect its format by extension, then by
-        // content; a missing or unreadable one is reported when it is read.
-        let format =
-          options.forcedFormat ?? LegacyInputFormat.forExtension(of: path) ?? sniffFormat(path)
-        files.append(InputFile(path: path, format: format, byteCount: size(of: path)))
+        continue
+      }
+      // An explicitly named input is always reported: read, or refused with the reason when it
+      // is read. Its format comes from its extension, then from its content — for a pipe, from
+      // its first line as it is read, since a pipe can be read only once.
+      let named = options.forcedFormat ?? LegacyInputFormat.forExtension(of: path)
+      let kind = FileKind(followingLinksAt: path)
+      switch kind {
+      case .pipe:
+        files.append(InputFile(path: path, format: named, byteCount: 0, isStream: true))
+      case .regular:
+        files.append(
+          InputFile(
+            path: path, format: named ?? sniffFormat(path), byteCount: size(of: path)))
+      case .directory, .special, .missing:
+        files.append(InputFile(path: path, format: nil, byteCount: 0, refusal: kind.refusal))
       }
     }
     return (files, skipped)
@@ -106,7 +132,9 @@ public struct LegacyInputReader: Sendable {
         switch FileKind(followingLinksAt: path) {
         case .regular: addFile(path, into: &files, skipped: &skipped)
         case .directory: skipped.append((path, "symbolic link to a directory (not followed)"))
-        case .other(let kind): skipped.append((path, "symbolic link to \(kind) (not followed)"))
+        case .pipe: skipped.append((path, "symbolic link to a pipe (not followed)"))
+        case .special(let kind):
+          skipped.append((path, "symbolic link to \(kind) (not followed)"))
         // A broken link to an input is data that was meant to be read: quarantined as
         // unreadable when read, never silently skipped.
         case .missing: addFile(path, into: &files, skipped: &skipped)
@@ -166,26 +194,34 @@ public struct LegacyInputReader: Sendable {
     for file in files {
       try handle(
         .fileStarted(path: file.path, format: file.format ?? .json, byteCount: file.byteCount))
-      try read(file, bytesBefore: bytesBefore, handle: handle)
-      bytesBefore += file.byteCount
+      var consumed: Int64 = 0
+      try read(file, bytesBefore: bytesBefore, consumed: &consumed, handle: handle)
+      // A pipe's size is what came through it.
+      bytesBefore += file.isStream ? consumed : file.byteCount
       try handle(.progress(bytesRead: bytesBefore))
     }
   }
 
   private func read(
-    _ file: InputFile, bytesBefore: Int64, handle: (LegacyInputEvent) throws -> Void
+    _ file: InputFile, bytesBefore: Int64, consumed: inout Int64,
+    handle: (LegacyInputEvent) throws -> Void
   ) throws {
     let position = RecordPosition(path: file.path, line: nil, byteOffset: 0)
-    guard let format = file.format else {
+    if let refusal = file.refusal {
+      try handle(.quarantined(unreadable(position, reason: "it is \(refusal)")))
+      return
+    }
+    guard let format = file.format ?? (file.isStream ? .ndjson : nil) else {
       try handle(
         .quarantined(unreadable(position, reason: "it is not a readable file or directory")))
       return
     }
     switch format {
     case .ndjson, .csv:
-      try readLines(file, format: format, bytesBefore: bytesBefore, handle: handle)
+      try readLines(
+        file, format: format, bytesBefore: bytesBefore, consumed: &consumed, handle: handle)
     case .json:
-      try readWholeFile(file, handle: handle)
+      try readWholeFile(file, consumed: &consumed, handle: handle)
     }
   }
 
@@ -195,19 +231,28 @@ public struct LegacyInputReader: Sendable {
 
   /// Reads a line-based file (NDJSON or CSV).
   private func readLines(
-    _ file: InputFile, format: LegacyInputFormat, bytesBefore: Int64,
+    _ file: InputFile, format: LegacyInputFormat, bytesBefore: Int64, consumed: inout Int64,
     handle: (LegacyInputEvent) throws -> Void
   ) throws {
     let filePosition = RecordPosition(path: file.path, line: nil, byteOffset: 0)
+    var format = format
     let lines: LineReader
     do {
       lines = try LineReader(
         path: file.path, maximumLineLength: options.maximumRecordBytes,
-        carriageReturnEndsLine: format == .csv)
+        carriageReturnEndsLine: format == .csv, stream: stream(file))
+      if file.isStream && file.format == nil {
+        // A pipe without a telling name: its first line says CSV or NDJSON, looked at without
+        // being taken, since a pipe cannot be opened again to look.
+        format = Self.format(ofFirstLine: try lines.peek(upTo: 4096))
+        lines.carriageReturnEndsLine = format == .csv
+      }
     } catch {
+      if error.isStop { throw CancellationError() }
       try handle(.quarantined(unreadable(filePosition, reason: error.reason)))
       return
     }
+    defer { consumed = lines.bytesConsumed }
     var sawContent = false
     var csv: CSVSeedParser?
     var pendingRow: (bytes: [UInt8], position: RecordPosition)?
@@ -218,6 +263,7 @@ public struct LegacyInputReader: Sendable {
         guard let next = try lines.next() else { break }
         line = next
       } catch {
+        if error.isStop { throw CancellationError() }
         try handle(
           .quarantined(
             unreadable(
@@ -313,6 +359,21 @@ public struct LegacyInputReader: Sendable {
     }
   }
 
+  /// How a pipe is waited for; `nil` for a file.
+  private func stream(_ file: InputFile) -> LineReader.Stream? {
+    guard file.isStream else { return nil }
+    return LineReader.Stream(writerWait: options.pipeWriterWait, isStopping: options.isStopping)
+  }
+
+  /// The format a first line says: a seed CSV header names `account_id` beside a comma;
+  /// anything else is read as NDJSON.
+  static func format(ofFirstLine bytes: UnsafeRawBufferPointer) -> LegacyInputFormat {
+    let line = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
+    let text = String(decoding: line, as: UTF8.self).lowercased()
+    return !text.hasPrefix("{") && text.contains("account_id") && text.contains(",")
+      ? .csv : .ndjson
+  }
+
   /// The UTF-8 byte-order mark.
   static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
@@ -337,7 +398,9 @@ public struct LegacyInputReader: Sendable {
   }
 
   /// Reads a `.json` file holding one stored response.
-  private func readWholeFile(_ file: InputFile, handle: (LegacyInputEvent) throws -> Void) throws {
+  private func readWholeFile(
+    _ file: InputFile, consumed: inout Int64, handle: (LegacyInputEvent) throws -> Void
+  ) throws {
     let position = RecordPosition(path: file.path, line: nil, byteOffset: 0)
     if file.byteCount > Int64(options.maximumRecordBytes) {
       try handle(
@@ -351,9 +414,11 @@ public struct LegacyInputReader: Sendable {
     }
     var bytes: [UInt8]
     do {
-      bytes = try readFile(file.path)
+      bytes = try readFile(file)
+      consumed = Int64(bytes.count)
       if bytes.starts(with: Self.byteOrderMark) { bytes.removeFirst(Self.byteOrderMark.count) }
     } catch {
+      if error.isStop { throw CancellationError() }
       try handle(.quarantined(unreadable(position, reason: error.reason)))
       return
     }
@@ -371,14 +436,22 @@ public struct LegacyInputReader: Sendable {
     }
   }
 
-  private func readFile(_ path: String) throws(FileReadError) -> [UInt8] {
-    let lines = try LineReader(path: path, maximumLineLength: options.maximumRecordBytes)
+  private func readFile(_ file: InputFile) throws(FileReadError) -> [UInt8] {
+    let lines = try LineReader(
+      path: file.path, maximumLineLength: options.maximumRecordBytes, stream: stream(file))
     var bytes: [UInt8] = []
     var first = true
     while let line = try lines.next() {
       if !first { bytes.append(0x0A) }
       first = false
       bytes.append(contentsOf: line.bytes)
+      // A pipe's size is not known before: its document is bounded as it arrives.
+      guard bytes.count <= options.maximumRecordBytes else {
+        throw FileReadError(
+          path: file.path, errno: EFBIG,
+          detail: "the document passes \(options.maximumRecordBytes) bytes (raise the limit "
+            + "with --max-record-bytes)")
+      }
     }
     return bytes
   }

@@ -52,10 +52,26 @@ final class LineReader {
     }
   }
 
+  /// How a pipe is waited for: it is read without blocking, in slices that look at the stop
+  /// request, and given up when it stays silent too long before its first byte.
+  struct Stream {
+    /// The longest wait for a writer's first byte, in milliseconds.
+    var writerWait: Int64
+    /// Whether the caller wants reading to stop.
+    var isStopping: (@Sendable () -> Bool)?
+  }
+
+  /// How often a wait for a pipe looks at the stop request, in milliseconds.
+  static let stopCheckInterval: Int32 = 100
+
   private let descriptor: Int32
+  private let path: String
   private let chunkSize: Int
   private let maximumLineLength: Int
-  private let carriageReturnEndsLine: Bool
+  /// Whether a lone `\r` ends a line; set once a stream's first line tells its format.
+  var carriageReturnEndsLine: Bool
+  private let stream: Stream?
+  private var sawByte = false
   private var buffer: UnsafeMutableRawBufferPointer
   /// Unconsumed data is `buffer[start..<end]`.
   private var start = 0
@@ -79,14 +95,19 @@ final class LineReader {
   ///   - chunkSize: how much to read per system call.
   ///   - maximumLineLength: lines longer than this are skipped and reported.
   ///   - carriageReturnEndsLine: whether a lone `\r` ends a line (CSV), besides `\n` and `\r\n`.
+  ///   - stream: for a pipe, how it is waited for; `nil` for a file.
   /// - Throws: ``FileReadError`` when the file cannot be opened.
   init(
     path: String, chunkSize: Int = 1 << 20, maximumLineLength: Int,
-    carriageReturnEndsLine: Bool = false
+    carriageReturnEndsLine: Bool = false, stream: Stream? = nil
   ) throws(FileReadError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // A pipe is opened without blocking: opening a named pipe for reading otherwise waits,
+    // beyond any signal's reach, for a writer that may never come.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | (stream == nil ? 0 : O_NONBLOCK))
     guard descriptor >= 0 else { throw FileReadError(path: path, errno: errno) }
     self.descriptor = descriptor
+    self.path = path
+    self.stream = stream
     self.chunkSize = chunkSize
     self.maximumLineLength = maximumLineLength
     self.carriageReturnEndsLine = carriageReturnEndsLine
@@ -233,12 +254,56 @@ final class LineReader {
       buffer = grown
     }
     guard let base = buffer.baseAddress else { return }
+    if let stream { try waitForBytes(stream) }
     let count = read(descriptor, base + end, min(chunkSize, buffer.count - end))
     if count < 0 {
-      if errno == EINTR { return }
+      if errno == EINTR || errno == EAGAIN { return }
       throw FileReadError(path: nil, errno: errno)
     }
     if count == 0 { isAtEndOfFile = true }
+    if count > 0 { sawByte = true }
     end += count
+  }
+
+  /// Waits until the pipe has bytes or its writer is gone, looking at the stop request every
+  /// ``stopCheckInterval``.
+  ///
+  /// A named pipe that no process ever opened for writing reports neither: `poll` times out
+  /// until a writer comes, and `read` would say "end of file" at once. It is given up after
+  /// `writerWait` without a first byte.
+  private func waitForBytes(_ stream: Stream) throws(FileReadError) {
+    var waited: Int64 = 0
+    while true {
+      if stream.isStopping?() == true { throw FileReadError(path: path, errno: ECANCELED) }
+      var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&request, 1, Self.stopCheckInterval)
+      if ready > 0 { return }
+      if ready < 0 && errno != EINTR { throw FileReadError(path: nil, errno: errno) }
+      guard !sawByte else { continue }
+      waited += Int64(Self.stopCheckInterval)
+      if waited >= stream.writerWait {
+        throw FileReadError(
+          path: path, errno: ETIMEDOUT,
+          detail: "nothing arrived through the pipe for \(stream.writerWait / 1000) s (no "
+            + "process opened it for writing, or its writer sent nothing); start the writer "
+            + "first, or name a file")
+      }
+    }
+  }
+
+  /// The bytes read so far that no line has taken yet, after reading until they hold a line
+  /// end (`\n` or `\r`), or `limit` bytes, or the end: how a stream's first line is looked at
+  /// before its format is chosen, without taking it.
+  ///
+  /// - Parameter limit: how many bytes are enough.
+  /// - Returns: the unconsumed bytes, valid until the next read.
+  /// - Throws: ``FileReadError`` when reading fails.
+  func peek(upTo limit: Int) throws(FileReadError) -> UnsafeRawBufferPointer {
+    while !isAtEndOfFile, end - start < limit,
+      !buffer[start..<end].contains(where: { $0 == 0x0A || $0 == 0x0D })
+    {
+      try fill()
+    }
+    return UnsafeRawBufferPointer(rebasing: buffer[start..<end])
   }
 }

@@ -309,8 +309,14 @@ public actor BackfillStage {
   }
 
   /// Fetches the remaining pages of a customer's history, storing each with its revision.
+  ///
+  /// A revision Apple refuses (`4000005`) starts the walk again from the beginning, once per
+  /// customer and run: refused again in that new walk, the customer fails with the reason, and
+  /// the next run tries again. (A walk restarted each time it is refused never ends when Apple
+  /// keeps refusing.)
   private func walk(_ customer: CustomerRow) async throws {
     var current = customer
+    var restarted = false
     while !current.isHistoryComplete {
       try StopRequest.checkpoint()
       let environment = AppStoreEnvironment.named(current.environment) ?? .production
@@ -320,8 +326,16 @@ public actor BackfillStage {
           current.walkTransactionId, query: Self.historyQuery, revision: current.historyRevision,
           environment: environment)
       } catch {
-        if error.errorCode == .invalidRevision {
+        if error.errorCode == .invalidRevision, current.historyRevision != nil {
+          guard !restarted else {
+            try fail(
+              customer: current, error,
+              reason: "\(error.description); refused again after the walk started over from the "
+                + "beginning, so this run leaves the customer for the next one")
+            return
+          }
           // The stored revision is no longer accepted: walk again from the start.
+          restarted = true
           try store.resetHistory(customerId: current.id, now: now().millisecondsSince1970)
           current.historyRevision = nil
           continue
@@ -443,12 +457,15 @@ public actor BackfillStage {
 
   /// Records that a customer could not be completed: every id that led to it is failed, so the
   /// comparison says so instead of guessing, and a rerun tries again.
-  private func fail(customer: CustomerRow, _ error: AppStoreAPIError) throws {
+  private func fail(customer: CustomerRow, _ error: AppStoreAPIError, reason: String? = nil)
+    throws
+  {
     if case .unauthorized = error.kind { throw error }
     if case .cancelled = error.kind { throw CancellationError() }
-    failedThisRun[customer.id] = error.description
+    let reason = reason ?? error.description
+    failedThisRun[customer.id] = reason
     try store.markSeedsFailed(
-      customerId: customer.id, error: error.description, now: now().millisecondsSince1970)
+      customerId: customer.id, error: reason, now: now().millisecondsSince1970)
     observer?.counted(Self.name, "failures", by: 1)
   }
 

@@ -115,9 +115,10 @@ public enum CurrentEntitlementsReader {
         columns = try Columns(header: line, path: path)
         return
       }
-      let text = CSVFields.trimmed(Substring(line), newlines: true)
-      if text.isEmpty { return }
+      if CSVFields.trimmed(Substring(line), newlines: true).isEmpty { return }
       rowsRead += 1
+      // Split as it stands, not trimmed: a space before a quote makes the quote data.
+      let text = Substring(line)
       if CSVFields.hasUnclosedQuote(text) {
         rejected.append((number, CSVFields.unclosedQuoteReason))
         return

@@ -15,6 +15,9 @@ public struct IngestOptions: Sendable {
   public var batchRecords: Int
   /// Bytes buffered before a write transaction commits, so memory stays flat with huge records.
   public var batchBytes: Int
+  /// Whether stored responses keep their `latest_receipt` (`ingest --keep-latest-receipt`);
+  /// by default it is removed (see `LatestReceiptRemoval`).
+  public var keepsLatestReceipt: Bool
 
   /// Creates options.
   ///
@@ -25,10 +28,13 @@ public struct IngestOptions: Sendable {
   ///   - asOf: an extra evaluation instant.
   ///   - batchRecords: records per transaction.
   ///   - batchBytes: bytes per transaction.
+  ///   - keepsLatestReceipt: whether stored responses keep their `latest_receipt`.
   public init(
     paths: [String], reader: LegacyInputReader.Options = .init(), catalog: ProductCatalog? = nil,
-    asOf: Timestamp? = nil, batchRecords: Int = 512, batchBytes: Int = 8 << 20
+    asOf: Timestamp? = nil, batchRecords: Int = 512, batchBytes: Int = 8 << 20,
+    keepsLatestReceipt: Bool = false
   ) {
+    self.keepsLatestReceipt = keepsLatestReceipt
     self.paths = paths
     self.reader = reader
     self.catalog = catalog

@@ -51,7 +51,10 @@ public struct IngestStage {
   /// - Returns: `true` when the inputs are unchanged and every copy is current.
   /// - Throws: `SQLiteError`.
   public func inputsAreAlreadyIngested() throws -> Bool {
-    guard try !store.hasResponsesWithoutCompactCopy(format: CompactResponse.formatVersion),
+    // What a pipe holds is not known until it is read, and it can be read only once.
+    let files = LegacyInputReader(options: options.reader).discover(options.paths).files
+    guard !files.contains(where: \.isStream),
+      try !store.hasResponsesWithoutCompactCopy(format: CompactResponse.formatVersion),
       let inputs = try store.latestFinishedIngestInputs(),
       let previous = try? JSONValue(parsing: Array(inputs.utf8))["fingerprint"]
     else { return false }
@@ -74,7 +77,11 @@ public struct IngestStage {
     summary.asOf = options.asOf
     let runId = try store.beginIngestRun(
       inputs: inputsJSON(), startedMilliseconds: started.millisecondsSince1970)
-    let reader = LegacyInputReader(options: options.reader)
+    var readerOptions = options.reader
+    // A pipe is waited for in slices that look at the run's stop request, so a signal ends a
+    // read waiting for a writer as it ends every other wait.
+    readerOptions.isStopping = readerOptions.isStopping ?? StopRequest.isRequestedInCurrentTask
+    let reader = LegacyInputReader(options: readerOptions)
     let total = reader.discover(options.paths).files.reduce(Int64(0)) { $0 + $1.byteCount }
     observer?.stageStarted(Self.name, unit: "bytes", total: total)
     try store.beginBulkWrites()
@@ -195,7 +202,13 @@ public struct IngestStage {
     var bundleId: String?
     var shape: String?
     var compact: CompactCopy?
+    var raw = record.rawBytes
     if case .response(let response) = record.content {
+      // The receipt Apple sent back is the customer's purchase history and nothing reads it:
+      // kept only when asked (the hash below stays the one of the bytes as read).
+      if response.hadLatestReceipt && !options.keepsLatestReceipt {
+        raw = LatestReceiptRemoval.removing(from: raw)
+      }
       status = response.status.rawValue
       bundleId = response.bundleId
       shape = response.shape.rawValue
@@ -213,7 +226,7 @@ public struct IngestStage {
       status: status, environment: record.environment?.description,
       capturedMilliseconds: record.capturedAt?.millisecondsSince1970, bundleId: bundleId,
       shape: shape,
-      raw: record.rawBytes, compact: compact)
+      raw: raw, compact: compact)
   }
 
   /// Every original transaction id of the record, with where it was first found.

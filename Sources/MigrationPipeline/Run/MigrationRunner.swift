@@ -153,10 +153,16 @@ public struct MigrationRunner: Sendable {
     }
     let store = try openStore()
     try claimProvenance(store, appStore)
-    return try await RefreshStage(
+    let stage = RefreshStage(
       store: store, client: appStore.client, options: options.refresh, now: now,
-      appStoreNow: appStoreNow, freshSince: runStartedAt, observer: observer
-    ).run()
+      appStoreNow: appStoreNow, freshSince: runStartedAt, observer: observer)
+    // The time budget bounds the client's waits as well as its requests: a retry or a
+    // `Retry-After` that would end after it is not waited for.
+    let deadline = options.refresh.maxDurationMilliseconds.map {
+      RequestDeadline(
+        instant: now().adding(milliseconds: $0), name: "the refresh's time budget (--max-duration)")
+    }
+    return try await RequestDeadline.$current.withValue(deadline) { try await stage.run() }
   }
 
   /// The App Store's clock: the simulator's own, or the wall clock for Apple.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The fields of one line of a team's CSV file (RFC 4180 quoting, surrounding spaces trimmed):
-/// shared by the readers of the entitlement table and the token mapping.
+/// The fields of one line of a team's CSV file (RFC 4180 quoting read as Python's `csv` module
+/// reads it, surrounding spaces trimmed): shared by the readers of the entitlement table and
+/// the token mapping.
 ///
 /// Lines are split over their UTF-8 bytes, not their `Character`s: the delimiters (`,` and `"`)
 /// are ASCII, and no byte of a multi-byte UTF-8 sequence is ASCII, so the bytes give the same
@@ -23,13 +24,39 @@ enum CSVFields {
   /// into it. The team's files are read a line at a time, so such a line is a field that held a
   /// line break or a stray quote: rejected with ``unclosedQuoteReason`` rather than read wrong.
   ///
-  /// Every quote opens or closes a field's quoting except the two of a `""` inside quotes, so
-  /// a line ends inside quotes exactly when it holds an odd number of them.
+  /// Read as ``split(_:)`` reads: a quote opens quoting only as a field's first character, so
+  /// `a"b` and ` "b` leave nothing open.
   ///
   /// - Parameter line: the line, without its line break.
   /// - Returns: `true` when the line ends inside quotes.
   static func hasUnclosedQuote(_ line: Substring) -> Bool {
-    line.utf8.count(where: { $0 == UInt8(ascii: "\"") }) % 2 == 1
+    var state = QuoteState.fieldStart
+    for byte in line.utf8 { state = state.after(byte) }
+    return state == .quoted
+  }
+
+  /// Where a reading of Python's `csv` module (the `excel` dialect) stands after a byte.
+  private enum QuoteState {
+    /// At a field's first character: only here does a quote open quoting.
+    case fieldStart
+    /// In a field that began without a quote: quotes are data.
+    case plain
+    /// Inside quotes.
+    case quoted
+    /// Just after a quote inside quotes: a second quote is one quote inside, a comma ends the
+    /// field, anything else is data after the closed quotes.
+    case afterQuote
+
+    func after(_ byte: UInt8) -> QuoteState {
+      let quote = UInt8(ascii: "\"")
+      let comma = UInt8(ascii: ",")
+      switch self {
+      case .fieldStart: return byte == quote ? .quoted : byte == comma ? .fieldStart : .plain
+      case .plain: return byte == comma ? .fieldStart : .plain
+      case .quoted: return byte == quote ? .afterQuote : .quoted
+      case .afterQuote: return byte == quote ? .quoted : byte == comma ? .fieldStart : .plain
+      }
+    }
   }
 
   /// Why a line with an unclosed quote is rejected.
@@ -82,37 +109,36 @@ enum CSVFields {
     return String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
   }
 
-  /// A field with a quote in it, read from `start` to the first comma outside quotes.
+  /// A field with a quote in it, read from `start` to the first comma outside quotes, as
+  /// Python's `csv` module reads it (RFC 4180, the `excel` dialect): a quote opens quoting only
+  /// as the field's first character — after a space it is data, as in mid-field; inside
+  /// quotes, a doubled quote is one quote and a single one closes them; what follows the
+  /// closing quote up to the comma is data, quotes included.
   ///
   /// - Returns: the field, and where the next one starts (`nil` when this one ends the line).
   private static func quotedField(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int)
     -> (field: String, next: Int?)
   {
     let quote = UInt8(ascii: "\"")
-    let comma = UInt8(ascii: ",")
     var current: [UInt8] = []
-    var quoted = false
+    var state = QuoteState.fieldStart
     var index = start
     while index < bytes.count {
       let byte = bytes[index]
       index += 1
-      if quoted {
-        if byte != quote {
-          current.append(byte)
-        } else if index < bytes.count, bytes[index] == quote {
-          // A doubled quote inside a quoted field is one quote (RFC 4180).
-          current.append(quote)
-          index += 1
-        } else {
-          quoted = false
-        }
-      } else if byte == quote {
-        quoted = true
-      } else if byte == comma {
+      let next = state.after(byte)
+      switch (state, next) {
+      case (_, .fieldStart):
         return (field(current), index)
-      } else {
+      case (.fieldStart, .quoted), (.quoted, .afterQuote):
+        break
+      case (.afterQuote, .quoted):
+        // A doubled quote inside a quoted field is one quote (RFC 4180).
+        current.append(quote)
+      default:
         current.append(byte)
       }
+      state = next
     }
     return (field(current), nil)
   }

@@ -26,6 +26,15 @@ public final class StopRequest: Sendable {
   /// Whether a stop was asked for.
   public var isRequested: Bool { requested.load(ordering: .relaxed) }
 
+  /// Whether the request the current task runs under was made: what the App Store client asks
+  /// between the slices of its waits (pass it as the client's `isStopping`), so that a wait for
+  /// a retry or a `Retry-After` ends within 100 ms of a signal.
+  ///
+  /// - Returns: `true` once a stop was asked for.
+  @Sendable public static func isRequestedInCurrentTask() -> Bool {
+    current?.isRequested == true
+  }
+
   /// A checkpoint: throws when the current task is cancelled or a stop was asked for.
   ///
   /// - Throws: `CancellationError`.

@@ -46,26 +46,43 @@ struct MoneyAtStake: Hashable, Sendable {
   /// What one key is worth, whatever its category: its currency and amounts, or `nil` when the
   /// side that decides it carries no price.
   static func value(of key: KeyComparison) -> (currency: String, amounts: Amounts)? {
-    guard let view = key.new ?? key.old, let price = view.price, let currency = view.currency
+    guard let view = key.new ?? key.old, let price = view.price, let currency = view.currency,
+      price.magnitude <= largestCountedPrice.magnitude
     else { return nil }
     var amounts = Amounts()
     if view.kind == .autoRenewable, let purchase = view.purchaseDate,
       let expiry = view.expiresDate, expiry > purchase
     {
       let days = Double(expiry.milliseconds(since: purchase)) / 86_400_000
-      amounts.recurringMonthly = Int64((Double(price) * daysPerMonth / days).rounded())
+      let monthly = (Double(price) * daysPerMonth / days).rounded()
+      // A period of a few milliseconds makes any price enormous per month: beyond what a total
+      // can hold, the key is not counted rather than converted with a trap.
+      guard abs(monthly) <= Double(largestCountedPrice) else { return nil }
+      amounts.recurringMonthly = Int64(monthly)
     } else {
       amounts.oneTime = price
     }
     return (currency, amounts)
   }
 
-  /// Adds `amounts` to a running total (absent meaning zero).
+  /// The largest price (or monthly amount) counted, in thousandths: a billion in any currency,
+  /// far above every App Store price. Prices come from signed data and files; a total of up to
+  /// nine million keys at this bound still fits in 64 bits, and a larger value is counted with
+  /// the unpriced keys instead of overflowing.
+  static let largestCountedPrice: Int64 = 1_000_000_000_000
+
+  /// Adds `amounts` to a running total (absent meaning zero), saturating rather than trapping.
   static func merge(_ amounts: Amounts, into total: inout Amounts?) {
     var sum = total ?? Amounts()
-    sum.recurringMonthly += amounts.recurringMonthly
-    sum.oneTime += amounts.oneTime
+    sum.recurringMonthly = saturatingSum(sum.recurringMonthly, amounts.recurringMonthly)
+    sum.oneTime = saturatingSum(sum.oneTime, amounts.oneTime)
     total = sum
+  }
+
+  private static func saturatingSum(_ a: Int64, _ b: Int64) -> Int64 {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    guard overflow else { return sum }
+    return b < 0 ? .min : .max
   }
 
   /// Amounts per currency as short text, such as `USD 12.34/month + 9.99 one-time`, currencies
@@ -82,9 +99,9 @@ struct MoneyAtStake: Hashable, Sendable {
 
   /// An amount in thousandths as decimal text with two places, such as `12.34`.
   static func text(_ thousandths: Int64) -> String {
-    let cents = (thousandths + (thousandths >= 0 ? 5 : -5)) / 10
-    let sign = cents < 0 ? "-" : ""
-    let magnitude = cents.magnitude
+    // On the magnitude, which holds every Int64's: `thousandths + 5` overflows at the top.
+    let magnitude = (thousandths.magnitude / 10) + (thousandths.magnitude % 10 >= 5 ? 1 : 0)
+    let sign = thousandths < 0 && magnitude > 0 ? "-" : ""
     let fraction = magnitude % 100
     return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
   }

@@ -22,6 +22,7 @@ public final class MigrationStore {
         SchemaV9.migration,
         SchemaV10.migration,
         SchemaV11.migration,
+        SchemaV12.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

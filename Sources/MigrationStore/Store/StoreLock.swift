@@ -4,8 +4,19 @@
   import Darwin
 #endif
 
-/// One process writes a store at a time: an exclusive advisory lock (`flock`) on a file beside
-/// the database, `<database>.lock`, held for the life of this value.
+/// One process writes a store at a time: exclusive advisory locks (`flock`) held for the life of
+/// this value, keyed on the database file itself rather than on the path that named it.
+///
+/// Two locks, taken in this order:
+/// - `<resolved database path>.lock`, beside the file every symbolic link of the path leads to,
+///   so that `--db alias.sqlite` (a link) and `--db db.sqlite` meet at one lock file; it is
+///   also the lock other machines and containers sharing the folder see.
+/// - `/tmp/receipt-migrate-<uid>/store-<device>-<inode>.lock`, keyed on the file's identity,
+///   which every hard link of the database shares: two names in two folders are one store. (It
+///   lives in `/tmp` because the names of a hard-linked file have no folder in common.)
+///
+/// A database that does not exist yet is created (empty, mode 0600) first, so that it has an
+/// identity to lock before anyone can link to it.
 ///
 /// Two runs on one store would both spend the App Store's budget on the same customers and race
 /// for the same rows; a cron audit that overlaps the next night's must not. The operating system
@@ -24,6 +35,8 @@ public final class StoreLock {
     public var command: String?
     /// When it took the lock (ISO 8601).
     public var since: String?
+    /// The database it holds, by its resolved path.
+    public var database: String?
 
     /// "process 4242 (receipt-migrate audit), since 2026-11-25T03:00:01Z".
     public var description: String {
@@ -56,24 +69,30 @@ public final class StoreLock {
   }
 
   private var descriptor: Int32
-  /// The lock file.
+  private var identityDescriptor: Int32
+  /// The lock file beside the database.
   public let path: String
+  /// The lock file of the database's identity (device and inode).
+  public let identityPath: String
 
-  private init(descriptor: Int32, path: String) {
+  private init(descriptor: Int32, path: String, identityDescriptor: Int32, identityPath: String) {
     self.descriptor = descriptor
     self.path = path
+    self.identityDescriptor = identityDescriptor
+    self.identityPath = identityPath
   }
 
   deinit {
     release()
   }
 
-  /// The lock file of a database.
+  /// The lock file beside a database: `<database>.lock`, after every symbolic link of the path
+  /// is followed (the path as given when it cannot be resolved).
   ///
   /// - Parameter databasePath: the database.
-  /// - Returns: `<database>.lock`.
+  /// - Returns: `<resolved database>.lock`.
   public static func lockPath(forDatabaseAt databasePath: String) -> String {
-    databasePath + ".lock"
+    ((try? StoreIdentity.resolve(databasePath)) ?? databasePath) + ".lock"
   }
 
   /// Takes the store's lock.
@@ -92,7 +111,44 @@ public final class StoreLock {
     forDatabaseAt databasePath: String, command: String, since: String, wait: Bool = false,
     waiting: (Holder?) -> Void = { _ in }, pollInterval: Int = 500
   ) throws -> StoreLock {
-    let path = lockPath(forDatabaseAt: databasePath)
+    let identity = try StoreIdentity.of(databaseAt: databasePath)
+    try StoreIdentity.prepareLockDirectory()
+    var announced = false
+    let announce = { (holder: Holder?) in
+      guard !announced else { return }
+      waiting(holder)
+      announced = true
+    }
+    let path = identity.path + ".lock"
+    let descriptor = try lock(
+      path, databasePath: databasePath, wait: wait, waiting: announce, pollInterval: pollInterval)
+    let identityDescriptor: Int32
+    do {
+      identityDescriptor = try lock(
+        identity.lockPath, databasePath: databasePath, wait: wait, waiting: announce,
+        pollInterval: pollInterval, otherName: true)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    let lock = StoreLock(
+      descriptor: descriptor, path: path, identityDescriptor: identityDescriptor,
+      identityPath: identity.lockPath)
+    lock.write(
+      "pid=\(getpid())\ncommand=\(command.replacingNewlines)\nsince=\(since.replacingNewlines)\n"
+        + "database=\(identity.path.replacingNewlines)\n")
+    return lock
+  }
+
+  /// Opens and locks one lock file, waiting (or not) while another process holds it.
+  ///
+  /// - Parameter otherName: whether the file is the identity's: a holder met only there holds
+  ///   the database through another name (a hard link), which the refusal says.
+  /// - Returns: the locked descriptor.
+  private static func lock(
+    _ path: String, databasePath: String, wait: Bool, waiting: (Holder?) -> Void,
+    pollInterval: Int, otherName: Bool = false
+  ) throws -> Int32 {
     do {
       try OwnerOnlyFiles.createIfMissing(path)
     } catch {
@@ -103,7 +159,6 @@ public final class StoreLock {
       throw Failure(
         description: "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
     }
-    var announced = false
     while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       guard code == EWOULDBLOCK || code == EINTR else {
@@ -112,21 +167,20 @@ public final class StoreLock {
           description: "cannot lock \(path): \(String(cString: strerror(code)))")
       }
       guard code == EWOULDBLOCK else { continue }
-      let holder = readHolder(descriptor)
+      var holder = readHolder(descriptor)
+      if otherName, var named = holder, let other = named.database {
+        // Met only at the identity's lock: the holder writes the database through another name.
+        named.command = named.command.map { "\($0) on \(other)" } ?? "on \(other)"
+        holder = named
+      }
       guard wait else {
         close(descriptor)
         throw Busy(databasePath: databasePath, holder: holder)
       }
-      if !announced {
-        waiting(holder)
-        announced = true
-      }
+      waiting(holder)
       usleep(useconds_t(max(1, pollInterval) * 1000))
     }
-    let lock = StoreLock(descriptor: descriptor, path: path)
-    lock.write(
-      "pid=\(getpid())\ncommand=\(command.replacingNewlines)\nsince=\(since.replacingNewlines)\n")
-    return lock
+    return descriptor
   }
 
   /// Who holds the store now, read without taking the lock; `nil` when nobody does.
@@ -134,33 +188,50 @@ public final class StoreLock {
   /// - Parameter databasePath: the database.
   /// - Returns: the holder, or `nil`.
   public static func holder(ofDatabaseAt databasePath: String) -> Holder? {
-    let descriptor = open(lockPath(forDatabaseAt: databasePath), O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else {
-      _ = flock(descriptor, LOCK_UN)
-      return nil
+    var paths = [lockPath(forDatabaseAt: databasePath)]
+    if let resolved = try? StoreIdentity.resolve(databasePath) {
+      var status = stat()
+      if stat(resolved, &status) == 0 {
+        paths.append(
+          StoreIdentity(
+            path: resolved, device: UInt64(status.st_dev), inode: UInt64(status.st_ino)
+          ).lockPath)
+      }
     }
-    return readHolder(descriptor)
+    for path in paths {
+      let descriptor = open(path, O_RDWR | O_CLOEXEC)
+      guard descriptor >= 0 else { continue }
+      defer { close(descriptor) }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) != 0 else {
+        _ = flock(descriptor, LOCK_UN)
+        continue
+      }
+      return readHolder(descriptor) ?? Holder()
+    }
+    return nil
   }
 
-  /// Releases the lock (also done when the value goes away, and by the system when the process
-  /// ends). The lock file stays: removing it could let two processes lock two different files.
+  /// Releases the locks (also done when the value goes away, and by the system when the
+  /// process ends). The lock files stay: removing one could let two processes lock two
+  /// different files.
   public func release() {
-    guard descriptor >= 0 else { return }
-    _ = ftruncate(descriptor, 0)
-    _ = flock(descriptor, LOCK_UN)
-    close(descriptor)
+    for descriptor in [identityDescriptor, descriptor] where descriptor >= 0 {
+      _ = ftruncate(descriptor, 0)
+      _ = flock(descriptor, LOCK_UN)
+      close(descriptor)
+    }
+    identityDescriptor = -1
     descriptor = -1
   }
 
   // MARK: - The holder's note
 
   private func write(_ text: String) {
-    guard ftruncate(descriptor, 0) == 0 else { return }
     let bytes = Array(text.utf8)
-    // The note is for people; a failed write only makes a refusal say less.
-    _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    for descriptor in [descriptor, identityDescriptor] where ftruncate(descriptor, 0) == 0 {
+      // The note is for people; a failed write only makes a refusal say less.
+      _ = bytes.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    }
   }
 
   private static func readHolder(_ descriptor: Int32) -> Holder? {
@@ -175,6 +246,7 @@ public final class StoreLock {
       case "pid": holder.processId = Int32(parts[1])
       case "command": holder.command = parts[1]
       case "since": holder.since = parts[1]
+      case "database": holder.database = parts[1]
       default: continue
       }
     }

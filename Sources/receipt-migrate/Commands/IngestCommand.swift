@@ -48,6 +48,12 @@ struct IngestCommand: AsyncParsableCommand {
       valueName: "cert"))
   var receiptRoot: [String] = []
 
+  @Flag(
+    help: ArgumentHelp(
+      "Store each response's latest_receipt (the customer's whole base64 receipt, which nothing "
+        + "reads) instead of replacing it with \"<removed>\"."))
+  var keepLatestReceipt = false
+
   @Flag(help: "Print the summary as JSON on standard output.")
   var json = false
 
@@ -62,7 +68,7 @@ struct IngestCommand: AsyncParsableCommand {
     let lock = try store.lock(command: "ingest")
     defer { lock.release() }
     // A path that is not there is a mistake on the command line, not a record to quarantine.
-    try InputChecks.readable(paths, flag: "ingest")
+    try InputChecks.readable(paths, flag: "ingest", pipes: true)
     let catalog = try catalog.map(CatalogLoader.load)
     let database = try store.openStore()
     let options = IngestOptions(
@@ -70,7 +76,7 @@ struct IngestCommand: AsyncParsableCommand {
       reader: .init(
         maximumRecordBytes: maxRecordBytes, forcedFormat: format,
         receiptVerifier: try ReceiptRoots.verifier(paths: receiptRoot)),
-      catalog: catalog, asOf: asOf)
+      catalog: catalog, asOf: asOf, keepsLatestReceipt: keepLatestReceipt)
     let stage = IngestStage(
       store: database, options: options, now: WallClock.now, observer: TerminalProgressObserver())
     let summary = try await StopSignals.run { try stage.run() }

@@ -17,7 +17,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       clients trust signing/root.pem and sign with signing/api-key.p8. Stop with Ctrl-C.
 
       --faults: comma-separated [ENDPOINT:]KIND=RATE, KIND one of 5000000 (or 500), 5000001, \
-      4040002, 4040004, 4040006, drop, truncate, malformed, bad-signature; RATE 0.05 or 5%. \
+      4040002, 4040004, 4040006, drop, truncate, malformed, bad-signature, retry-after, \
+      refused-revision, extreme-signed-date; RATE 0.05 or 5%. --fault-retry-after: how far \
+      ahead the retry-after fault's Retry-After lies (default 24h). \
       --latency: comma-separated [ENDPOINT:]DIST, DIST 20ms, 20ms±5ms (or 20ms+-5ms, uniform) \
       or 20ms~5ms (normal). ENDPOINT: history, status, transaction, refund, order, \
       app-transaction, notifications, app-account-token. --rate-limit: off, or items among \
@@ -40,6 +42,12 @@ struct SimulatorServeCommand: AsyncParsableCommand {
 
   @Option(help: ArgumentHelp("Faults to act out, such as history:drop=0.05.", valueName: "spec"))
   var faults: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "How far after the wall clock the retry-after fault's Retry-After lies (default 24h).",
+      valueName: "duration"))
+  var faultRetryAfter: String?
 
   @Option(
     help: ArgumentHelp("Rate limits: off, or a spec; Apple's limits by default.", valueName: "spec")
@@ -67,6 +75,9 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       throw ValidationError("--log must be all, errors or off")
     }
     if let clock { _ = try InstantArgument.parse(clock) }
+    if let faultRetryAfter {
+      _ = try DurationArgument.milliseconds(faultRetryAfter, flag: "--fault-retry-after")
+    }
   }
 
   func run() async throws {
@@ -79,6 +90,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         worldDirectory: URL(fileURLWithPath: world).standardizedFileURL.path)
       configuration = setup.configuration(now: WallClock.now)
       configuration.faults = try FaultPlan.parse(faults: faults, latency: latency)
+      if let faultRetryAfter {
+        configuration.faults.retryAfterDelay = try DurationArgument.milliseconds(
+          faultRetryAfter, flag: "--fault-retry-after")
+      }
       if let rateLimit { configuration.rateLimits = try SimulatorRateLimits.parse(rateLimit) }
     } catch let error as SimulatorSpecificationError {
       throw ValidationError(error.message)

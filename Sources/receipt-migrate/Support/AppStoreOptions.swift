@@ -48,7 +48,9 @@ struct AppStoreOptions: ParsableArguments {
     case .apple(let settings):
       let client: AppStoreServerAPIClient
       do {
-        client = try AppStoreServerAPIClient(configuration: settings.configuration)
+        client = try AppStoreServerAPIClient(
+          configuration: settings.configuration,
+          isStopping: StopRequest.isRequestedInCurrentTask)
       } catch {
         throw ToolFailure.configuration("\(error)")
       }
@@ -83,7 +85,8 @@ struct AppStoreOptions: ParsableArguments {
         // The embedded root is the simulator's own: the notice about a root that is not Apple's
         // would only repeat what the run already says plainly.
         client = try AppStoreServerAPIClient(
-          configuration: embedded.clientConfiguration, notice: { _ in })
+          configuration: embedded.clientConfiguration,
+          isStopping: StopRequest.isRequestedInCurrentTask, notice: { _ in })
       } catch {
         embedded.stop()
         throw ToolFailure.configuration("\(error)")

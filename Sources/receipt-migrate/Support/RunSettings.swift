@@ -1,6 +1,7 @@
 import AppStoreSimulator
 import ArgumentParsing
 import Chronology
+import LegacyReceipts
 import MigrationPipeline
 import MigrationReports
 import MigrationStore
@@ -123,14 +124,19 @@ struct RunSettings {
     }
 
     // Every file is checked before any work starts (exit 3 naming where it came from).
-    try InputChecks.readable(settings.legacy, flag: origin(.legacy, resolution))
+    try InputChecks.readable(settings.legacy, flag: origin(.legacy, resolution), pipes: true)
     try InputChecks.readable(
       settings.catalog.map { [$0] } ?? [], flag: origin(.catalog, resolution))
     try InputChecks.readable(
       settings.currentEntitlements.map { [$0] } ?? [],
       flag: origin(.currentEntitlements, resolution))
 
-    try StoreRecipe.record(resolution.unrecorded, by: command, at: WallClock.now(), in: store)
+    // A pipe is read once, as it arrives: it is never something a later run can read again.
+    var unrecorded = resolution.unrecorded
+    if settings.legacy.contains(where: { FileKind(followingLinksAt: $0) == .pipe }) {
+      unrecorded[.legacy] = nil
+    }
+    try StoreRecipe.record(unrecorded, by: command, at: WallClock.now(), in: store)
     settings.used = resolution.used
     return settings
   }

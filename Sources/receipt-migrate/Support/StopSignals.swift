@@ -11,6 +11,11 @@ import Synchronization
 /// SQLite transaction). The command then exits with `128 + signal` (130, 143, 129, as shells
 /// report a killed process) and says how to resume. A second signal of any of the three ends
 /// the process at once, for an operator who will not wait.
+///
+/// How long the first one takes is bounded whatever the run waits on: the App Store client
+/// looks at the request between 100 ms slices of every wait (a back-off, a `Retry-After`, its
+/// turn at the rate limit) and sends nothing new, so the run ends within about 100 ms plus the
+/// requests already in flight, which their 30 s timeout bounds.
 enum StopSignals {
   /// The signals handled, with the names messages use.
   static let handled: [(number: Int32, name: String)] = [

@@ -1,6 +1,8 @@
 import AppStoreServerAPI
 import AppStoreSimulator
+import CryptoSupport
 import Foundation
+import JSON
 import Testing
 
 @Suite("Simulator server: each fault as the client sees it")
@@ -124,6 +126,74 @@ struct ServerFaultTests {
       }
       return true
     }
+  }
+
+  @Test("retry-after answers 429 with a Retry-After a day ahead of the wall clock (or as set)")
+  func distantRetryAfter() async throws {
+    for (specified, delay) in [(nil, Int64(86_400_000)), (Int64(600_000), Int64(600_000))] {
+      let plan = try FaultPlan.parse(faults: "status:retry-after=1", latency: nil)
+      let harness = try SimulatorHarness.start(world: World.world) {
+        $0.faults = plan
+        if let specified { $0.faults.retryAfterDelay = specified }
+      }
+      defer { harness.stop() }
+      let response = try await harness.raw(
+        "GET", "/inApps/v1/subscriptions/\(World.subscriptionOriginal)")
+      #expect(response.status == 429)
+      #expect(SimulatorHarness.errorCode(of: response) == 4_290_000)
+      let retryAfter = try #require(response[header: "Retry-After"].flatMap { Int64($0) })
+      #expect(retryAfter == harness.clock.now.millisecondsSince1970 + delay)
+      let counters = harness.server.statistics().counters(for: .subscriptionStatuses)
+      #expect(counters.faults[.distantRetryAfter] == 1)
+      // Other endpoints are untouched.
+      _ = try await harness.client.transactionHistory(
+        World.subscriptionOriginal, environment: .production)
+    }
+  }
+
+  @Test("refused-revision refuses every request with a revision, and only those")
+  func refusedRevision() async throws {
+    let harness = try harness("history:refused-revision=1")
+    defer { harness.stop() }
+    // Without a revision the walk starts normally; the revision it hands out is then refused.
+    let first = try await harness.client.transactionHistory(
+      World.subscriptionOriginal, environment: .production)
+    for _ in 0..<3 {
+      await #expect {
+        _ = try await harness.client.transactionHistory(
+          World.subscriptionOriginal, revision: first.revision, environment: .production)
+      } throws: { ($0 as? AppStoreAPIError)?.code == 4_000_005 }
+    }
+    let counters = harness.server.statistics().counters(for: .transactionHistory)
+    #expect(counters.faults[.refusedRevision] == 3)
+    #expect(counters.errorCodes == [4_000_005: 3])
+  }
+
+  @Test("extreme-signed-date signs the first value again, validly, at the earliest Int64 instant")
+  func extremeSignedDate() async throws {
+    let harness = try harness("transaction:extreme-signed-date=1")
+    defer { harness.stop() }
+    let response = try await harness.raw(
+      "GET", "/inApps/v1/transactions/\(World.subscriptionOriginal)")
+    #expect(response.status == 200)
+    guard case .object(let members)? = try? JSONValue(parsing: response.body),
+      case .string(let jws)? = members.first(where: { $0.key == "signedTransactionInfo" })?.value
+    else {
+      Issue.record("no signedTransactionInfo in \(String(decoding: response.body, as: UTF8.self))")
+      return
+    }
+    let parts = jws.split(separator: ".", omittingEmptySubsequences: false)
+    try #require(parts.count == 3)
+    let payload = try JSONValue(parsing: Base64URL.decode(parts[1]))
+    #expect(payload["signedDate"] == .number("-9223372036854775808"))
+    #expect(payload["transactionId"] != nil, "the rest of the value is kept")
+    // Signed with the simulator's leaf key: only the date can make a client refuse it.
+    let leaf = ServerFixture.chain.leaf.privateKey.publicKey
+    #expect(
+      try leaf.isValidSignature(
+        Base64URL.decode(parts[2]), for: Array("\(parts[0]).\(parts[1])".utf8)))
+    #expect(
+      harness.server.statistics().counters(for: .transactionInfo).faults[.extremeSignedDate] == 1)
   }
 
   @Test("latency is added as configured, per endpoint")

@@ -177,7 +177,9 @@ enum EndToEnd {
       configuration.maximumConcurrentRequests = 8
       client(&configuration)
       connected = ConnectedAppStore(
-        client: try AppStoreServerAPIClient(configuration: configuration, notice: { _ in }),
+        client: try AppStoreServerAPIClient(
+          configuration: configuration, isStopping: StopRequest.isRequestedInCurrentTask,
+          notice: { _ in }),
         source: .init(
           isSimulated: true, description: description ?? embedded.description,
           environment: "auto"),

@@ -23,6 +23,18 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Comparable,
   case malformedJSON = "malformed"
   /// The first signed value of the answer carries a signature that does not verify.
   case badSignature = "bad-signature"
+  /// 429 with `errorCode` 4290000 and a `Retry-After` far ahead of the wall clock
+  /// (``FaultPlan/retryAfterDelay``, 24 hours by default): a server asking for a wait no run
+  /// can afford.
+  case distantRetryAfter = "retry-after"
+  /// A request that carries a `revision` (history, refund history) is answered 4000005, as
+  /// if Apple no longer accepted the token; one without a revision is answered normally. At
+  /// rate 1, every revision is refused, every time.
+  case refusedRevision = "refused-revision"
+  /// The first signed value of the answer is signed again, correctly, with its `signedDate`
+  /// at the earliest instant a JSON integer of 64 bits holds (`-9223372036854775808`): an
+  /// answer whose numbers are at the edge of what a client's arithmetic can hold.
+  case extremeSignedDate = "extreme-signed-date"
 
   /// The error code the fault answers with, for the five error faults.
   public var errorCode: Int64? { Int64(rawValue) }

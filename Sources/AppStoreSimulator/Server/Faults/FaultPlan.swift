@@ -11,17 +11,27 @@ public struct FaultPlan: Sendable, Hashable {
   public var allEndpoints: EndpointFaults
   /// Faults for particular endpoints.
   public var endpoints: [Endpoint: EndpointFaults]
+  /// How far after the wall clock the `Retry-After` of a ``FaultKind/distantRetryAfter`` fault
+  /// lies, in milliseconds: 24 hours unless set.
+  public var retryAfterDelay: Int64
+
+  /// The default ``retryAfterDelay``: a day, longer than any nightly run lasts.
+  public static let defaultRetryAfterDelay: Int64 = 24 * 3_600_000
 
   /// Creates a plan.
   ///
   /// - Parameters:
   ///   - allEndpoints: faults for every endpoint.
   ///   - endpoints: faults for particular endpoints.
+  ///   - retryAfterDelay: how far ahead a `retry-after` fault's `Retry-After` lies, in
+  ///     milliseconds.
   public init(
-    allEndpoints: EndpointFaults = EndpointFaults(), endpoints: [Endpoint: EndpointFaults] = [:]
+    allEndpoints: EndpointFaults = EndpointFaults(), endpoints: [Endpoint: EndpointFaults] = [:],
+    retryAfterDelay: Int64 = FaultPlan.defaultRetryAfterDelay
   ) {
     self.allEndpoints = allEndpoints
     self.endpoints = endpoints
+    self.retryAfterDelay = retryAfterDelay
   }
 
   /// No faults and no added latency.
@@ -42,6 +52,10 @@ public struct FaultPlan: Sendable, Hashable {
   ///
   /// - Throws: `SimulatorSpecificationError` naming the endpoint.
   public func validate() throws(SimulatorSpecificationError) {
+    guard retryAfterDelay >= 0 else {
+      throw SimulatorSpecificationError(
+        "the retry-after fault's delay is \(retryAfterDelay) ms; it must be 0 or more")
+    }
     for endpoint in Endpoint.allCases {
       let faults = faults(for: endpoint)
       for (kind, rate) in faults.rates where !(0...1).contains(rate) {

@@ -21,6 +21,8 @@ final class SimulatorResponder: Sendable {
   let wallClock: @Sendable () -> Timestamp
   let productionHasRelease: Bool
   let customersWithoutAppTransaction: Set<String>
+  /// How far ahead of the wall clock a `retry-after` fault's `Retry-After` lies, in ms.
+  let faultRetryAfterDelay: Int64
   private let productionFactory: PayloadFactory
   private let sandboxFactory: PayloadFactory
 
@@ -35,6 +37,7 @@ final class SimulatorResponder: Sendable {
       clockSkew: configuration.tokenClockSkew)
     rateLimiter = RateLimiter(limits: configuration.rateLimits)
     faults = FaultInjector(plan: configuration.faults, seed: configuration.seed)
+    faultRetryAfterDelay = configuration.faults.retryAfterDelay
     recorder = SimulatorRecorder(
       capacity: configuration.requestLogCapacity, callback: configuration.requestLog)
     notifications = NotificationArchive(
@@ -117,12 +120,21 @@ final class SimulatorResponder: Sendable {
     case .dropConnection?:
       entry.fault = .dropConnection
       response = ServerResponse(fault: .closeWithoutResponse)
+    case .distantRetryAfter?:
+      entry.fault = .distantRetryAfter
+      response = finish(.error(.rateLimitExceeded), logging: &entry)
+      response.headers.add(
+        name: "Retry-After",
+        value: String(wall.adding(milliseconds: faultRetryAfterDelay).millisecondsSince1970))
+    case .refusedRevision? where !request.queryValues(named: "revision").isEmpty:
+      entry.fault = .refusedRevision
+      response = finish(.error(.invalidRevision), logging: &entry)
     case let fault? where APIErrorAnswer.fault(fault) != nil:
       entry.fault = fault
       response = finish(.error(APIErrorAnswer.fault(fault) ?? .generalInternal), logging: &entry)
     case let fault:
       var answer = endpointAnswer(route, request, in: environment)
-      if let fault, Self.apply(fault, to: &answer) { entry.fault = fault }
+      if let fault, apply(fault, to: &answer) { entry.fault = fault }
       response = finish(answer, logging: &entry)
       if entry.fault == .truncateBody {
         response.fault = .truncateBody(afterBytes: answer.body.count / 2)
@@ -183,7 +195,7 @@ final class SimulatorResponder: Sendable {
   // MARK: - Body faults
 
   /// Acts out a fault that changes the answer's body; returns whether it applied.
-  static func apply(_ fault: FaultKind, to answer: inout Answer) -> Bool {
+  func apply(_ fault: FaultKind, to answer: inout Answer) -> Bool {
     switch fault {
     case .truncateBody:
       return true
@@ -194,9 +206,13 @@ final class SimulatorResponder: Sendable {
       answer.body[0] = UInt8(ascii: "[")
       return true
     case .badSignature:
-      return corruptFirstSignature(in: &answer.body)
+      return Self.corruptFirstSignature(in: &answer.body)
+    case .extremeSignedDate:
+      guard (200..<300).contains(answer.status) else { return false }
+      return ExtremeSignedDate.resign(firstSignedValueIn: &answer.body, with: signed.signer)
     case .generalInternal, .generalInternalRetryable, .accountNotFoundRetryable,
-      .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .dropConnection:
+      .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .dropConnection,
+      .distantRetryAfter, .refusedRevision:
       return false
     }
   }
@@ -204,6 +220,22 @@ final class SimulatorResponder: Sendable {
   /// Flips one bit of the signature of the first compact JWS in a JSON body, keeping its
   /// length, so that the JWS still parses but no longer verifies.
   static func corruptFirstSignature(in body: inout [UInt8]) -> Bool {
+    guard let jws = firstCompactJWS(in: body) else { return false }
+    let dot = UInt8(ascii: ".")
+    guard let lastDot = body[jws].lastIndex(of: dot) else { return false }
+    let segment = Array(body[(lastDot + 1)..<jws.upperBound])
+    guard var signature = try? Base64URL.decode(utf8: segment), !signature.isEmpty else {
+      // Not a signature this simulator made; leave the body alone.
+      return false
+    }
+    signature[0] ^= 0x01
+    body.replaceSubrange(
+      (lastDot + 1)..<jws.upperBound, with: Array(Base64URL.encode(signature).utf8))
+    return true
+  }
+
+  /// Where the first compact JWS of a JSON body lies (inside its quotes), or `nil`.
+  static func firstCompactJWS(in body: [UInt8]) -> Range<Int>? {
     // Every JWS header is base64url JSON beginning `{"`, which encodes as `eyJ`. Other strings
     // may begin so too (a history page's revision token is base64 JSON), so the first string
     // that also has the two dots of a compact JWS is the one.
@@ -216,21 +248,11 @@ final class SimulatorResponder: Sendable {
           body[$0..<($0 + marker.count)].elementsEqual(marker)
         }),
         let end = body[(start + 1)...].firstIndex(of: UInt8(ascii: "\""))
-      else { return false }
+      else { return nil }
       searchFrom = end
-      let string = body[(start + 1)..<end]
-      guard string.count(where: { $0 == dot }) == 2, let lastDot = string.lastIndex(of: dot)
-      else { continue }
-      let segment = Array(body[(lastDot + 1)..<end])
-      guard var signature = try? Base64URL.decode(utf8: segment), !signature.isEmpty else {
-        // Not a signature this simulator made; leave the body alone.
-        return false
-      }
-      signature[0] ^= 0x01
-      body.replaceSubrange((lastDot + 1)..<end, with: Array(Base64URL.encode(signature).utf8))
-      return true
+      if body[(start + 1)..<end].count(where: { $0 == dot }) == 2 { return (start + 1)..<end }
     }
-    return false
+    return nil
   }
 
   // MARK: - Ids
