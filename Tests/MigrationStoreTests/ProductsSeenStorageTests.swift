@@ -109,10 +109,7 @@ struct ProductsSeenStorageTests {
         ], customerId: customer.id, revision: "r1", isLast: true, now: 2)
       try store.close()
       // Back to version 9: the table and its version row gone, the transactions kept.
-      let database = try SQLiteDatabase(location: .path(path))
-      try database.execute(
-        "DROP TABLE products_seen; DELETE FROM schema_version WHERE version = 10")
-      try database.close()
+      try SchemaRollback.store(at: path, to: 9)
 
       let upgraded = try MigrationStore(path: path, now: { 0 })
       let seen = Self.described(try upgraded.productsSeen())

@@ -55,9 +55,10 @@ struct MigrateCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "migrate")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
-    defer { connection.stop() }
     let storePath = store.path()
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, storePath: storePath)
+    defer { connection.stop() }
     let options = try RunDefaults.options(
       legacy: legacy, requireLegacy: true, comparison: comparison, refresh: refresh,
       backfill: backfill, report: report, receiptRoots: receiptRoot, connection: connection,
