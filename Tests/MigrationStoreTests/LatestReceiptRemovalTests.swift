@@ -20,7 +20,7 @@ struct LatestReceiptRemovalTests {
       bundleId: nil, shape: nil, raw: raw)
   }
 
-  @Test("a store of version 10 is upgraded: each response's receipt goes, the rest stays")
+  @Test("a store of version 11 is upgraded: each response's receipt goes, the rest stays")
   func upgrade() throws {
     try TemporaryDirectory.with { directory in
       let path = directory + "/state.sqlite"
@@ -67,7 +67,7 @@ struct LatestReceiptRemovalTests {
       }
       for (account, hash) in hashes { #expect(stored[account]?.hash == hash, "\(account)") }
       #expect(
-        try check.firstRow("SELECT MAX(version) FROM schema_version") { try $0.int(at: 0) } == 12)
+        try check.firstRow("SELECT MAX(version) FROM schema_version") { try $0.int(at: 0) } == MigrationStore.schemaVersion)
     }
   }
 }

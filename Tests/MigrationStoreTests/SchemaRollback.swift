@@ -6,6 +6,35 @@ import MigrationStore
 enum SchemaRollback {
   /// What undoes each version, by version.
   static let undo: [Int: String] = [
+    // Schema 13 rebuilt the link tables with their journal states: back to version 5's, empty.
+    13: """
+    DROP TABLE link_writes;
+    DROP TABLE link_runs;
+    CREATE TABLE link_runs (
+      id TEXT PRIMARY KEY NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('apply', 'undo')),
+      undoes_run_id TEXT REFERENCES link_runs(id),
+      mapping TEXT NOT NULL,
+      started_ms INTEGER NOT NULL,
+      finished_ms INTEGER
+    ) WITHOUT ROWID;
+    CREATE TABLE link_writes (
+      run_id TEXT NOT NULL REFERENCES link_runs(id),
+      original_transaction_id TEXT NOT NULL,
+      account_id TEXT NOT NULL,
+      customer_id INTEGER REFERENCES customers(id),
+      environment TEXT NOT NULL,
+      is_subscription INTEGER NOT NULL,
+      old_token TEXT,
+      new_token TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('planned', 'sending', 'applied', 'failed', 'refused')),
+      answer TEXT,
+      attempted_ms INTEGER,
+      answered_ms INTEGER,
+      UNIQUE (run_id, original_transaction_id)
+    );
+    CREATE INDEX link_writes_by_customer ON link_writes(customer_id, state);
+    """,
     // Schema 12 rewrote stored responses without `latest_receipt`; no table changed.
     12: "",
     11: """

@@ -21,7 +21,7 @@ struct FailBeforeWorkTests {
       ["migrate", "--legacy", "missing.ndjson"],
       ["migrate", "--current-entitlements", "missing.csv"],
       ["migrate", "--catalog", "missing.csv"],
-      ["audit", "--legacy", "missing.ndjson"],
+      ["audit", "--legacy", "missing.ndjson", "--simulated"],
       ["ingest", "missing.ndjson"],
       ["compare", "--current-entitlements", "missing.csv"],
     ])

@@ -25,12 +25,17 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
   public static let paginationTokenExpired = APIErrorCode(rawValue: 4_000_017)
   /// 4000019: `transactionId` and `notificationType` cannot be combined.
   public static let transactionIdAndNotificationTypeExclusive = APIErrorCode(rawValue: 4_000_019)
+  /// 4000048: an app transaction id was given where the endpoint takes a transaction id.
+  public static let appTransactionIdNotSupported = APIErrorCode(rawValue: 4_000_048)
   /// 4000183: the app account token is not a UUID.
   public static let invalidAppAccountToken = APIErrorCode(rawValue: 4_000_183)
   /// 4000185: the transaction is family-shared.
   public static let familySharedTransaction = APIErrorCode(rawValue: 4_000_185)
   /// 4000187: the id is not an original transaction id.
   public static let transactionIdIsNotOriginal = APIErrorCode(rawValue: 4_000_187)
+  /// 4000227: the purchase is owned `ASSIGNED`, which takes no app account token (newer API
+  /// versions; not in Apple's documentation of the endpoint yet).
+  public static let assignedTransactionNotSupported = APIErrorCode(rawValue: 4_000_227)
   /// 4040001: account not found.
   public static let accountNotFound = APIErrorCode(rawValue: 4_040_001)
   /// 4040002: account not found, try again.
@@ -69,9 +74,13 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     case .invalidTransactionId: "the transaction id is malformed; record it as bad input"
     case .transactionIdAndNotificationTypeExclusive:
       "transactionId and notificationType cannot be combined; send one of them"
+    case .appTransactionIdNotSupported:
+      "an app transaction id is not supported here; send an original transaction id"
     case .invalidAppAccountToken: "the app account token is not a UUID"
     case .familySharedTransaction: "the transaction is family-shared"
     case .transactionIdIsNotOriginal: "the id is not an original transaction id"
+    case .assignedTransactionNotSupported:
+      "the purchase is owned ASSIGNED; Apple takes no app account token for it"
     case .accountNotFound: "account not found"
     case .appNotFound: "app not found"
     case .originalTransactionIdNotFound: "original transaction id not found"

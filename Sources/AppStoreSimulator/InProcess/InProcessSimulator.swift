@@ -28,7 +28,7 @@ public final class InProcessSimulator: HTTPTransport {
   public init(configuration: SimulatorConfiguration) throws(SimulatorStartError) {
     try configuration.validate()
     self.configuration = configuration
-    responder = SimulatorResponder(configuration: configuration)
+    responder = try SimulatorResponder.start(configuration: configuration)
   }
 
   /// Answers one request as the listener of its host's environment would.

@@ -52,7 +52,7 @@ public final class SimulatorServer: Sendable {
     -> SimulatorServer
   {
     try configuration.validate()
-    let responder = SimulatorResponder(configuration: configuration)
+    let responder = try SimulatorResponder.start(configuration: configuration)
     func listen(_ environment: SimulatedEnvironment, port: Int) throws(SimulatorStartError)
       -> HTTPServer
     {

@@ -1,3 +1,6 @@
+import AppStoreServerAPI
+import Chronology
+
 /// One purchase of an account's customer, as the token audit sees it: the purchase Apple lets a
 /// server set a token on (a one-time purchase, or the latest purchase of a subscription), named
 /// by its original transaction id.
@@ -25,13 +28,36 @@ public struct PurchaseToken: Hashable, Sendable {
   public var tokenOwner: String?
   /// What the audit found.
   public var finding: TokenFinding
+  /// The purchase's latest transaction (a subscription's latest renewal, else the purchase).
+  public var latestTransactionId: String?
+  /// The product type of the latest transaction.
+  public var productType: TransactionType?
+  /// Who owns the latest transaction: purchased, family-shared, or (newer) assigned.
+  public var ownership: InAppOwnershipType?
+  /// When the latest transaction was bought.
+  public var purchaseDate: Timestamp?
+  /// When the latest transaction's period ends (auto-renewable subscriptions).
+  public var expiresDate: Timestamp?
+  /// When the latest transaction was revoked (refunded, or removed from Family Sharing), if
+  /// it was.
+  public var revocationDate: Timestamp?
 
   /// Creates a checked purchase.
+  ///
+  /// - Parameters:
+  ///   - latest: the purchase's latest transaction, whose product type, ownership, dates and
+  ///     revocation the purchase takes (`nil` leaves them unknown).
   public init(
     customerKey: String, environment: String, originalTransactionId: String, productId: String?,
     isSubscription: Bool, isOriginalKnown: Bool, currentToken: String?, expectedToken: String?,
-    tokenOwner: String?, finding: TokenFinding
+    tokenOwner: String?, finding: TokenFinding, latest: JWSTransaction? = nil
   ) {
+    latestTransactionId = latest?.transactionId
+    productType = latest?.type
+    ownership = latest?.inAppOwnershipType
+    purchaseDate = latest?.purchaseDate
+    expiresDate = latest?.expiresDate
+    revocationDate = latest?.revocationDate
     self.customerKey = customerKey
     self.environment = environment
     self.originalTransactionId = originalTransactionId

@@ -78,7 +78,7 @@ public struct TokenAuditor: Sendable {
             },
             currentToken: current, expectedToken: expected,
             tokenOwner: finding == .different && ownedElsewhere ? owner : nil,
-            finding: finding))
+            finding: finding, latest: latest))
       }
     }
     return AccountTokenAudit(accountId: accountId, expectedToken: expected, purchases: purchases)

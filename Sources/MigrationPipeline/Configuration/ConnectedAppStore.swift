@@ -32,4 +32,22 @@ public struct ConnectedAppStore: Sendable {
     self.identity = identity
     self.clock = clock
   }
+
+  /// The identity of an App Store reached with credentials: `apple <bundle id>` when signed
+  /// data must chain to Apple's root and no other; otherwise the other roots trusted are part
+  /// of it (`apple <bundle id> root <fingerprint>`): a simulator served on loopback signs with
+  /// its own world's root, so two served worlds are two App Stores, and a store built from one
+  /// is never taken for the other's.
+  ///
+  /// - Parameter configuration: the client's configuration.
+  /// - Returns: the identity a store records.
+  public static func identity(of configuration: ClientConfiguration) -> String {
+    let others = configuration.trustedRoots.map(\.sha256Fingerprint).filter {
+      $0 != SignedDataVerifier.appleRootCAG3Fingerprint
+    }.sorted()
+    let base = "apple \(configuration.credentials.bundleId)"
+    guard !others.isEmpty else { return base }
+    return base + " root "
+      + others.map { String($0.prefix(16)).lowercased() }.joined(separator: "+")
+  }
 }

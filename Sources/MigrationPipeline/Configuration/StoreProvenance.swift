@@ -38,6 +38,29 @@ public enum StoreProvenance {
     }
   }
 
+  /// Checks, without recording anything, that a store's data came from this App Store: what a
+  /// command that only reads the store's App Store data, or writes to the App Store from it
+  /// (`link`), asks first.
+  ///
+  /// - Parameters:
+  ///   - store: the store.
+  ///   - source: how reports name the App Store this run talks to.
+  ///   - identity: its ``ConnectedAppStore/identity``.
+  /// - Returns: the App Store recorded, or `nil` before the store's first backfill.
+  /// - Throws: ``Mismatch`` when the store holds another App Store's data; `SQLiteError`.
+  @discardableResult
+  public static func check(_ store: MigrationStore, source: AppStoreSource, identity: String)
+    throws -> AppStoreSource?
+  {
+    guard let stored = try store.property(MigrationStore.appStorePropertyName) else { return nil }
+    guard let recorded = decode(stored), recorded.identity == identity else {
+      throw Mismatch(
+        path: store.path, recorded: decode(stored)?.source.description ?? stored,
+        requested: source.description)
+    }
+    return recorded.source
+  }
+
   /// The App Store recorded for a store, or `nil` before its first backfill.
   ///
   /// - Parameter store: the store.

@@ -114,6 +114,32 @@ public enum ToolConfiguration {
     return credentialVariables.contains { !(variables[$0] ?? "").isEmpty }
   }
 
+  /// The settings a run against Apple needs that neither the environment nor the file sets:
+  /// the four credentials, the trusted roots, and the app's Apple id unless sandbox is
+  /// configured. Each with its variable and its member in the file.
+  ///
+  /// - Parameters:
+  ///   - file: the configuration file named with `--config`, or `nil` for the default.
+  ///   - environment: the process environment.
+  /// - Returns: the missing settings, in the order the README lists them.
+  public static func missingSettings(file: String?, environment: [String: String])
+    -> [(variable: String, member: String)]
+  {
+    // A file that cannot be read was already refused by `resolve`, naming the reason; here it
+    // only decides which settings it provides.
+    let fromFile = (try? read(file: file)) ?? [:]
+    func value(_ variable: String) -> String? {
+      [environment[variable], fromFile[variable]].compactMap { $0 }.first { !$0.isEmpty }
+    }
+    var required = credentialVariables + ["APP_STORE_ROOT_CERTIFICATES"]
+    if value("APP_STORE_ENVIRONMENT")?.lowercased() != "sandbox" {
+      required.insert("APP_APPLE_ID", at: 4)
+    }
+    return required.filter { value($0) == nil }.compactMap { variable in
+      members.first { $0.variable == variable }.map { (variable, $0.member) }
+    }
+  }
+
   /// The file's members as variables.
   static func read(file: String?, home: String = NSHomeDirectory()) throws(ConfigurationError)
     -> [String: String]

@@ -1,27 +1,39 @@
 import AppStoreServerAPI
+import Chronology
 import Entitlements
 import LegacyReceipts
 import MigrationStore
 
 /// Plans a `link` run from the store alone (no network): audits every account's purchases
-/// against the mapping, exactly as compare does, and lists what needs a token.
+/// against the mapping, exactly as compare does, and lists each purchase whose token is missing
+/// or different — to be written when it is in the scope (``LinkScope``), skipped with the
+/// reason otherwise.
 ///
-/// A purchase is planned when its token is missing or different. A family-shared purchase is
-/// never planned (Apple offers no token there and answers 4000185) and one whose original
-/// transaction the store does not hold is refused locally (Apple would answer 4000187): both are
-/// listed with the reason, never sent.
+/// Skipped besides the scope's exclusions: a purchase whose original transaction the store does
+/// not hold (Apple would answer 4000187), and one whose customer is linked to several accounts
+/// that each want their own token on it (a purchase carries one token; which account owns it
+/// is the team's decision).
 public struct LinkPlanner {
   private let store: MigrationStore
   private let mapping: AccountTokenMapping
+  private let scope: LinkScope
+  private let asOf: Timestamp
 
   /// Creates a planner.
   ///
   /// - Parameters:
   ///   - store: the store, with backfilled customers.
   ///   - mapping: the team's tokens.
-  public init(store: MigrationStore, mapping: AccountTokenMapping) {
+  ///   - scope: which purchases are written.
+  ///   - asOf: the instant purchases are judged at (the App Store's clock).
+  public init(
+    store: MigrationStore, mapping: AccountTokenMapping, scope: LinkScope = LinkScope(),
+    asOf: Timestamp
+  ) {
     self.store = store
     self.mapping = mapping
+    self.scope = scope
+    self.asOf = asOf
   }
 
   /// Plans every account.
@@ -35,8 +47,6 @@ public struct LinkPlanner {
     let accounts = try store.accountIds()
     for account in accounts {
       try StopRequest.checkpoint()
-      // The compact forms, as compare reads them: the plan needs only the customers'
-      // transactions, and the verbatim legacy bytes and signed values are the largest reads.
       let records = try store.accountRecords(
         account, compactFormat: CompactResponse.formatVersion,
         compactTransactionFormat: CompactTransaction.formatVersion)
@@ -51,30 +61,26 @@ public struct LinkPlanner {
       let audit = auditor.audit(accountId: account, customers: customers)
       for purchase in audit.purchases {
         findings[purchase.finding, default: 0] += 1
-        guard let expected = audit.expectedToken else { continue }
-        var refusal: String?
-        if purchase.finding == .notApplicable {
-          guard purchase.currentToken != expected else { continue }
-          refusal = "family-shared: Apple offers no token for it (it would answer 4000185)"
-        } else if !purchase.finding.needsWrite {
-          continue
-        } else if !purchase.isOriginalKnown {
-          refusal =
-            "the store holds no original purchase with this id (Apple would answer 4000187); "
-            + "run backfill again"
-        }
+        guard let expected = audit.expectedToken, purchase.finding.needsWrite else { continue }
         writes.append(
           LinkPlan.Write(
             accountId: account, customerId: ids[purchase.customerKey], purchase: purchase,
-            newToken: expected, refusal: refusal))
+            newToken: expected, skip: skip(purchase)))
       }
     }
     return LinkPlan(
-      writes: Self.refusingShared(writes), findings: findings, accounts: accounts.count)
+      writes: Self.refusingShared(writes), findings: findings, accounts: accounts.count,
+      asOf: asOf, scope: scope)
+  }
+
+  /// Why a purchase that lacks its token is left out, or `nil` to write it.
+  func skip(_ purchase: PurchaseToken) -> LinkSkipReason? {
+    if let excluded = scope.exclusion(of: purchase, at: asOf) { return excluded }
+    return purchase.isOriginalKnown ? nil : .notOriginal
   }
 
   /// One write per purchase. A purchase whose customer is linked to several accounts that each
-  /// want their own token on it is refused: a purchase carries one token, and choosing an
+  /// want their own token on it is skipped: a purchase carries one token, and choosing an
   /// account for it is the team's decision, not a guess of the tool's.
   static func refusingShared(_ writes: [LinkPlan.Write]) -> [LinkPlan.Write] {
     var accounts: [String: [String]] = [:]
@@ -85,14 +91,36 @@ public struct LinkPlanner {
     var result: [LinkPlan.Write] = []
     for var write in writes where seen.insert(write.purchase.originalTransactionId).inserted {
       let claimants = accounts[write.purchase.originalTransactionId] ?? []
-      if claimants.count > 1 {
-        write.refusal =
-          "its customer is linked to accounts \(claimants.joined(separator: ", ")), which have "
-          + "different tokens; a purchase carries one, so choose its account and set it with a "
-          + "--tokens file that lists only that account's"
+      if claimants.count > 1, write.skip == nil {
+        write.skip = .severalAccounts
+        write.note = explanation(.severalAccounts, claimants: claimants)
       }
       result.append(write)
     }
     return result
+  }
+
+  /// The explanation journaled with a skipped write.
+  ///
+  /// - Parameters:
+  ///   - reason: why it is skipped.
+  ///   - claimants: for ``LinkSkipReason/severalAccounts``, the accounts claiming it.
+  /// - Returns: the sentence.
+  static func explanation(_ reason: LinkSkipReason) -> String {
+    explanation(reason, claimants: [])
+  }
+
+  static func explanation(_ reason: LinkSkipReason, claimants: [String]) -> String {
+    switch reason {
+    case .severalAccounts:
+      "its customer is linked to accounts \(claimants.joined(separator: ", ")) with different "
+        + "tokens; a purchase carries one: choose its account, and write it with a --tokens file "
+        + "that lists only that one"
+    case .notOriginal:
+      "the store holds no original purchase with this id (Apple would answer 4000187); run "
+        + "backfill again"
+    default:
+      reason.label
+    }
   }
 }

@@ -3,227 +3,336 @@ import Chronology
 import Entitlements
 import MigrationStore
 
-/// Sends Set App Account Token for a plan, journaling every write in the store so that a
-/// killed run resumes without repeating one.
+/// Carries a journaled `link` run out: asks the App Store again about each customer, then sends
+/// Set App Account Token where the purchase still carries what the plan saw, journaling every
+/// write so that a killed run resumes without repeating one.
 ///
-/// Each write is recorded `sending` (committed) before its request leaves, and its answer
-/// after. A rerun resumes the open run: writes never sent are sent; a write found `sending`
-/// is in doubt (the process died between request and answer), so the App Store is asked what
-/// the purchase carries now, and the write is sent again only when the token is not there.
-/// Pacing and retries are the client's: Apple's 20 requests per second (2 in sandbox), 429
+/// Per customer, with up to `concurrency` customers at once: one history call with the stored
+/// revision (``LinkReread``) says what each purchase carries at Apple now. An apply write is
+/// then sent only when the purchase still carries the token the plan saw — a purchase that
+/// carries the new token already, or another one set since the last fetch, is skipped with
+/// the reason and never overwritten; an undo write only when the purchase still carries the
+/// token its apply wrote. Each write is marked `sent` (committed) before its request leaves,
+/// and `confirmed` or `failed` with the answer after. A write found `sent` on a resume is in
+/// doubt: it is confirmed without sending when Apple holds its token already (by the reread,
+/// or by asking the purchase itself), and sent again otherwise — at most once more.
+///
+/// Pacing and retries are the client's: Apple's 20 writes per second (2 in sandbox), 429
 /// answered by waiting until `Retry-After`, "try again" codes retried with back-off, and codes
-/// such as 4000183, 4000185 and 4000187 never retried.
-public struct LinkStage {
+/// such as 4000183, 4000185, 4000187 and 4000227 never retried.
+public actor LinkStage {
+  /// The stage's name in progress reports: `link` for an apply, `undo` for an undo.
+  ///
+  /// - Parameter kind: the run's kind.
+  /// - Returns: the name.
+  public static func name(of kind: LinkRunRow.Kind) -> String {
+    kind == .undo ? "undo" : "link"
+  }
+
+  /// The name progress is reported under while a run is carried out.
+  private var stage = "link"
+
   private let store: MigrationStore
   private let client: AppStoreServerAPIClient
   private let concurrency: Int
   private let now: @Sendable () -> Timestamp
+  private let observer: (any ProgressObserver)?
+  private var outcome = LinkOutcome()
 
-  /// Creates the stage.
+  /// Creates the stage; it takes the store connection over.
   ///
   /// - Parameters:
-  ///   - store: the store holding the journal.
+  ///   - store: the store holding the journal (not used by anyone else while the stage runs).
   ///   - client: the App Store.
-  ///   - concurrency: the most writes in flight at once (the rate limit paces them).
+  ///   - concurrency: the most customers in flight at once (the rate limits pace them).
   ///   - now: the clock that dates the journal.
+  ///   - observer: where progress goes.
   public init(
-    store: MigrationStore, client: AppStoreServerAPIClient, concurrency: Int = 8,
-    now: @escaping @Sendable () -> Timestamp
+    store: sending MigrationStore, client: AppStoreServerAPIClient, concurrency: Int = 8,
+    now: @escaping @Sendable () -> Timestamp, observer: (any ProgressObserver)? = nil
   ) {
     self.store = store
     self.client = client
     self.concurrency = max(1, concurrency)
     self.now = now
-  }
-
-  // MARK: - Starting or resuming a run
-
-  /// Journals a new apply run for a plan, or returns the open one a killed run left.
-  ///
-  /// - Parameters:
-  ///   - plan: what to write (ignored when a run is open: its journal is the plan).
-  ///   - mapping: how the tokens were chosen, for the journal.
-  ///   - runId: the new run's id.
-  /// - Returns: the run to carry out, or `nil` when there is nothing to write.
-  /// - Throws: `SQLiteError`.
-  public func openApply(plan: LinkPlan, mapping: String, runId: String) throws -> LinkRunRow? {
-    if let open = try store.openLinkRun(kind: .apply) { return open }
-    guard !plan.sendable.isEmpty else { return nil }
-    let run = LinkRunRow(
-      id: runId, kind: .apply, undoesRunId: nil, mapping: mapping,
-      startedMilliseconds: now().millisecondsSince1970)
-    try store.beginLinkRun(
-      run,
-      writes: plan.writes.map { write in
-        LinkWriteRow(
-          runId: runId, originalTransactionId: write.purchase.originalTransactionId,
-          accountId: write.accountId, customerId: write.customerId,
-          environment: write.purchase.environment, isSubscription: write.purchase.isSubscription,
-          oldToken: write.purchase.currentToken, newToken: write.newToken,
-          state: write.refusal == nil ? .planned : .refused, answer: write.refusal,
-          answeredMilliseconds: write.refusal == nil ? nil : now().millisecondsSince1970)
-      })
-    return run
-  }
-
-  /// The writes that would undo an apply run: each accepted write whose purchase had a token
-  /// before gets it back; one that had none is refused (Apple cannot remove a token).
-  ///
-  /// - Parameters:
-  ///   - applyRunId: the apply run.
-  ///   - runId: the undo run's id.
-  /// - Returns: the planned writes.
-  /// - Throws: ``LinkFailure`` when there is no such apply run; `SQLiteError`.
-  public func undoPlan(of applyRunId: String, runId: String) throws -> [LinkWriteRow] {
-    guard let apply = try store.linkRun(applyRunId), apply.kind == .apply else {
-      throw LinkFailure(
-        description:
-          "the database \(store.path) has no link run \(applyRunId) that applied tokens; "
-          + "its id is printed by link --apply")
-    }
-    return try store.linkWrites(runId: applyRunId).filter { $0.state == .applied }.map { write in
-      LinkWriteRow(
-        runId: runId, originalTransactionId: write.originalTransactionId,
-        accountId: write.accountId, customerId: write.customerId, environment: write.environment,
-        isSubscription: write.isSubscription, oldToken: write.newToken,
-        newToken: write.oldToken ?? "",
-        state: write.oldToken == nil ? .refused : .planned,
-        answer: write.oldToken == nil
-          ? "the purchase had no token before \(applyRunId); Apple cannot remove one, so it "
-            + "keeps \(write.newToken)" : nil,
-        answeredMilliseconds: write.oldToken == nil ? now().millisecondsSince1970 : nil)
-    }
-  }
-
-  /// Journals a new undo run, or returns the open one a killed undo left.
-  ///
-  /// - Parameters:
-  ///   - applyRunId: the apply run to undo.
-  ///   - runId: the new run's id.
-  /// - Returns: the run, or `nil` when the apply was undone already.
-  /// - Throws: ``LinkFailure``, `SQLiteError`.
-  public func openUndo(of applyRunId: String, runId: String) throws -> LinkRunRow? {
-    if let open = try store.openLinkRun(kind: .undo, undoing: applyRunId) { return open }
-    guard try store.undoRuns(of: applyRunId).isEmpty else { return nil }
-    let writes = try undoPlan(of: applyRunId, runId: runId)
-    let run = LinkRunRow(
-      id: runId, kind: .undo, undoesRunId: applyRunId, mapping: "undo of \(applyRunId)",
-      startedMilliseconds: now().millisecondsSince1970)
-    try store.beginLinkRun(run, writes: writes)
-    return run
+    self.observer = observer
   }
 
   // MARK: - Carrying a run out
 
-  /// Sends every write of the run that has no answer yet, and closes the run when each has one.
+  /// Decides and sends every write of the run that has no answer yet, customer by customer,
+  /// and closes the run when each has one.
   ///
   /// - Parameter run: the run.
-  /// - Returns: how many were accepted, and how many in-doubt writes were found done already.
+  /// - Returns: what this process did.
   /// - Throws: `CancellationError` when a stop was requested (what was answered is journaled),
   ///   `SQLiteError`.
-  @discardableResult
-  public func carryOut(_ run: LinkRunRow) async throws -> (applied: Int, confirmed: Int) {
-    var applied = 0
-    var confirmed = 0
-    var pending = try store.linkWrites(runId: run.id).filter {
-      $0.state == .planned || $0.state == .sending
-    }[...]
-    try await withThrowingTaskGroup(of: (LinkWriteRow, Outcome).self) { group in
-      var inFlight = 0
-      func record(_ write: LinkWriteRow, _ outcome: Outcome) throws {
-        switch outcome {
-        case .applied: applied += 1
-        case .alreadyThere: confirmed += 1
-        case .failed: break
-        }
-        try store.recordLinkWriteAnswer(
-          runId: run.id, originalTransactionId: write.originalTransactionId,
-          state: outcome.state, answer: outcome.answer,
-          answeredMilliseconds: now().millisecondsSince1970)
+  public func carryOut(_ run: LinkRunRow) async throws -> LinkOutcome {
+    outcome = LinkOutcome()
+    stage = Self.name(of: run.kind)
+    let pending = try store.linkJournal.writes(runId: run.id).filter(\.state.isPending)
+    var groups: [[LinkWriteRow]] = []
+    var positions: [Int64: Int] = [:]
+    for write in pending {
+      // A write without a stored customer cannot be asked about; it is decided alone.
+      guard let customer = write.customerId else {
+        groups.append([write])
+        continue
       }
-      while let write = pending.popFirst() {
-        try StopRequest.checkpoint()
-        if inFlight >= concurrency, let (done, outcome) = try await group.next() {
+      if let position = positions[customer] {
+        groups[position].append(write)
+      } else {
+        positions[customer] = groups.count
+        groups.append([write])
+      }
+    }
+    observer?.stageStarted(stage, unit: "writes", total: Int64(pending.count))
+    defer { observer?.stageFinished(stage) }
+    var remaining = groups[...]
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      var inFlight = 0
+      // A stop ends the loop rather than throwing out of the group, which would cancel the
+      // customers in flight and abandon their requests: each finishes the request it has in
+      // flight, journals it, and stops before the next.
+      while !Self.stopRequested, let writes = remaining.popFirst() {
+        if inFlight >= concurrency {
+          try await group.next()
           inFlight -= 1
-          try record(done, outcome)
         }
-        let inDoubt = write.state == .sending
-        try store.markLinkWriteSending(
-          runId: run.id, originalTransactionId: write.originalTransactionId,
-          attemptedMilliseconds: now().millisecondsSince1970)
-        let client = self.client
-        group.addTask {
-          (write, await Self.send(write, inDoubt: inDoubt, client: client))
-        }
+        group.addTask { try await self.carryOut(writes, of: run) }
         inFlight += 1
       }
-      // Every request in flight is answered and journaled, even when a stop was asked for.
-      while let (done, outcome) = try await group.next() {
-        try record(done, outcome)
-      }
+      try await group.waitForAll()
     }
     try StopRequest.checkpoint()
-    try store.finishLinkRun(run.id, finishedMilliseconds: now().millisecondsSince1970)
-    return (applied, confirmed)
+    try store.linkJournal.finish(run.id, finishedMilliseconds: now().millisecondsSince1970)
+    return outcome
   }
 
-  /// What became of one write.
-  enum Outcome: Sendable {
-    case applied
-    case alreadyThere
+  /// One customer's writes: ask again, then decide and send each.
+  private func carryOut(_ writes: [LinkWriteRow], of run: LinkRunRow) async throws {
+    guard let first = writes.first else { return }
+    let reread: LinkReread
+    do {
+      reread = try await self.reread(first)
+    } catch let failure as RereadFailure {
+      for write in writes {
+        try record(write, of: run, .failed(failure.description))
+      }
+      return
+    }
+    for write in writes {
+      let result: Result
+      if Self.stopRequested { return }
+      switch await decide(write, of: run, reread: reread) {
+      case .send:
+        try store.linkJournal.markSent(
+          runId: run.id, originalTransactionId: write.originalTransactionId,
+          attemptedMilliseconds: now().millisecondsSince1970)
+        result = try await Self.send(write, client: client)
+      case .settled(let settled):
+        result = settled
+      }
+      try record(write, of: run, result)
+      switch result {
+      case .confirmed, .found:
+        if run.kind == .undo {
+          outcome.transactionsKeepingToken +=
+            reread.transactionsKeepingToken(
+              of: write.originalTransactionId, since: write.latestTransactionId) ?? 0
+        }
+      case .failed, .skipped:
+        break
+      }
+    }
+  }
+
+  // MARK: - Deciding
+
+  /// What to do with one write.
+  enum Decision: Sendable {
+    /// Send it.
+    case send
+    /// Record this without sending.
+    case settled(Result)
+  }
+
+  /// How a write ends.
+  enum Result: Sendable {
+    /// Apple accepted it.
+    case confirmed(String)
+    /// It was in doubt, and Apple was found to hold its token: not sent again.
+    case found(String)
+    /// Apple refused it, or it failed.
     case failed(String)
+    /// Left alone.
+    case skipped(LinkSkipReason, String)
+  }
 
-    var state: LinkWriteRow.State {
-      switch self {
-      case .applied, .alreadyThere: .applied
-      case .failed: .failed
+  /// Decides a write from what the App Store holds now.
+  private func decide(_ write: LinkWriteRow, of run: LinkRunRow, reread: LinkReread) async
+    -> Decision
+  {
+    guard let purchase = reread.purchases[write.originalTransactionId] else {
+      return .settled(
+        .failed(
+          "the App Store's history of the customer no longer lists purchase "
+            + "\(write.originalTransactionId); run audit, then plan again"))
+    }
+    let now = purchase.currentToken
+    let wanted = write.newToken.lowercased()
+    let before = write.oldToken?.lowercased()
+    if now == wanted {
+      if write.state == .sent {
+        return .settled(.found(Self.foundAnswer))
+      }
+      return .settled(
+        .skipped(.alreadySet, "Apple already holds \(wanted); nothing to send"))
+    }
+    if write.state == .sent, await Self.holds(write, client: client) {
+      // Apple may not list a changed token in the history since a revision; the purchase
+      // itself says whether the interrupted request arrived.
+      return .settled(.found(Self.foundAnswer))
+    }
+    guard now == before else {
+      let held = now ?? "no token"
+      switch run.kind {
+      case .apply:
+        return .settled(
+          .skipped(
+            .changedSincePlan,
+            "Apple now holds \(held), not \(before ?? "no token") as when planned (set in the "
+              + "app or by another writer since the last fetch); not overwritten"))
+      case .undo:
+        return .settled(
+          .skipped(
+            .tokenReplacedSince,
+            "the purchase carries \(held) now, not \(before ?? "no token") that the undone run "
+              + "wrote; left alone"))
       }
     }
+    return .send
+  }
 
-    var answer: String {
-      switch self {
-      case .applied: "200"
-      case .alreadyThere: "200 (found set when the run resumed; not sent again)"
-      case .failed(let reason): reason
-      }
+  static let foundAnswer = "200 (found set after an interruption; not sent again)"
+
+  // MARK: - Asking and sending
+
+  /// Why a customer could not be asked again.
+  struct RereadFailure: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// The customer of a write, asked again.
+  private func reread(_ write: LinkWriteRow) async throws -> LinkReread {
+    guard let customerId = write.customerId,
+      let customer = try store.accountRecords(
+        write.accountId, compactTransactionFormat: CompactTransaction.formatVersion
+      ).customers.first(where: { $0.row.id == customerId })
+    else {
+      throw RereadFailure(
+        description:
+          "the store no longer links account \(write.accountId) to the customer of purchase "
+          + "\(write.originalTransactionId); plan again")
+    }
+    let stored = try CompareStage.storedTransactions(of: customer)
+    do {
+      let reread = try await LinkReread.read(
+        walkTransactionId: customer.row.walkTransactionId, environment: customer.row.environment,
+        revision: customer.row.historyRevision, stored: stored, accountId: write.accountId,
+        client: client)
+      outcome.rereadRequests += reread.requests
+      observer?.counted(stage, "requests", by: Int64(reread.requests))
+      return reread
+    } catch {
+      if case .unauthorized = error.kind { throw error }
+      if case .cancelled = error.kind { throw CancellationError() }
+      throw RereadFailure(
+        description: "the App Store could not be asked what the customer holds now: \(error)")
     }
   }
 
-  /// Sends one write; for one in doubt, first asks whether the App Store holds it already.
-  static func send(_ write: LinkWriteRow, inDoubt: Bool, client: AppStoreServerAPIClient) async
-    -> Outcome
-  {
-    let environment = AppStoreEnvironment(rawValue: write.environment)
-    if inDoubt,
-      let current = try? await currentToken(of: write, environment: environment, client: client),
-      current == write.newToken.lowercased()
-    {
-      return .alreadyThere
+  /// Journals how a write ended.
+  private func record(_ write: LinkWriteRow, of run: LinkRunRow, _ result: Result) throws {
+    let at = now().millisecondsSince1970
+    let journal = store.linkJournal
+    switch result {
+    case .confirmed(let answer), .found(let answer):
+      if case .found = result {
+        outcome.confirmedWithoutResending += 1
+      } else {
+        outcome.sent += 1
+        observer?.counted(stage, "sent", by: 1)
+      }
+      if run.kind == .undo, let applyRunId = run.undoesRunId {
+        try journal.recordRestored(
+          undoRunId: run.id, applyRunId: applyRunId,
+          originalTransactionId: write.originalTransactionId, answer: answer,
+          answeredMilliseconds: at)
+      } else {
+        try journal.record(
+          runId: run.id, originalTransactionId: write.originalTransactionId, state: .confirmed,
+          reason: nil, answer: answer, answeredMilliseconds: at)
+      }
+    case .failed(let answer):
+      outcome.failed += 1
+      observer?.counted(stage, "failures", by: 1)
+      try journal.record(
+        runId: run.id, originalTransactionId: write.originalTransactionId, state: .failed,
+        reason: nil, answer: answer, answeredMilliseconds: at)
+    case .skipped(let reason, let answer):
+      outcome.skipped[reason, default: 0] += 1
+      observer?.counted(stage, "skipped", by: 1)
+      try journal.record(
+        runId: run.id, originalTransactionId: write.originalTransactionId, state: .skipped,
+        reason: reason.rawValue, answer: answer, answeredMilliseconds: at)
     }
+    observer?.advanced(stage, by: 1)
+  }
+
+  /// Whether the run should stop before its next request: a stop was asked for, or the task
+  /// was cancelled.
+  static var stopRequested: Bool {
+    Task.isCancelled || StopRequest.current?.isRequested == true
+  }
+
+  /// Sends one write.
+  ///
+  /// - Throws: `CancellationError` when the request was cancelled: the write stays `sent`, in
+  ///   doubt, and the next run checks it; 401 problems no write can get past.
+  static func send(_ write: LinkWriteRow, client: AppStoreServerAPIClient) async throws -> Result {
     do {
       try await client.setAppAccountToken(
         write.newToken, forOriginalTransactionId: write.originalTransactionId,
-        environment: environment)
-      return .applied
+        environment: AppStoreEnvironment(rawValue: write.environment))
+      return .confirmed("200")
     } catch {
+      if case .cancelled = error.kind { throw CancellationError() }
+      if case .unauthorized = error.kind { throw error }
       return .failed("\(error)")
     }
   }
 
-  /// The token the App Store holds now for a purchase: a one-time purchase's own, or a
-  /// subscription's latest transaction's (from its status).
-  static func currentToken(
-    of write: LinkWriteRow, environment: AppStoreEnvironment, client: AppStoreServerAPIClient
-  ) async throws -> String? {
-    if write.isSubscription {
-      let statuses = try await client.allSubscriptionStatuses(
-        write.originalTransactionId, environment: environment)
-      let entry = statuses.groups.flatMap(\.lastTransactions).first {
-        $0.originalTransactionId == write.originalTransactionId
+  /// Whether the App Store holds a write's token on the purchase now: a one-time purchase's
+  /// own transaction, or a subscription's latest one (from its status).
+  static func holds(_ write: LinkWriteRow, client: AppStoreServerAPIClient) async -> Bool {
+    let environment = AppStoreEnvironment(rawValue: write.environment)
+    do {
+      if write.isSubscription {
+        let statuses = try await client.allSubscriptionStatuses(
+          write.originalTransactionId, environment: environment)
+        let entry = statuses.groups.flatMap(\.lastTransactions).first {
+          $0.originalTransactionId == write.originalTransactionId
+        }
+        return entry?.transaction.payload.appAccountToken?.lowercased()
+          == write.newToken.lowercased()
       }
-      return entry?.transaction.payload.appAccountToken?.lowercased()
+      return try await client.transactionInfo(
+        write.originalTransactionId, environment: environment
+      ).payload.appAccountToken?.lowercased() == write.newToken.lowercased()
+    } catch {
+      // Unknown is not "held": the write is decided from the reread, at most sent once more.
+      return false
     }
-    return try await client.transactionInfo(write.originalTransactionId, environment: environment)
-      .payload.appAccountToken?.lowercased()
   }
 }

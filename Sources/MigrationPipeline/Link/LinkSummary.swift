@@ -1,6 +1,9 @@
+import Chronology
+import Entitlements
 import MigrationStore
 
-/// What a `link` run planned and did.
+/// What a `link` run planned and did: the plan of a dry run, or the journal of an apply or an
+/// undo with what this process did.
 public struct LinkSummary: Sendable {
   /// Whether writes were sent (`--apply`, `--undo`) or only planned (a dry run).
   public var isDryRun: Bool
@@ -14,18 +17,28 @@ public struct LinkSummary: Sendable {
   public var mapping: String
   /// How many accounts were audited (0 for an undo).
   public var accounts: Int
-  /// Every write of the plan with where it stands; refused and failed ones carry the reason.
+  /// The App Store written to (or, in a dry run, that `--apply` would write to); `nil` when
+  /// none is configured.
+  public var appStore: String?
+  /// The App Store the store's data came from, if anything was backfilled.
+  public var storeAppStore: String?
+  /// The instant purchases were judged at (plans).
+  public var asOf: Timestamp?
+  /// Every write with where it stands; skipped and failed ones carry the reason.
   public var writes: [LinkWriteRow]
-  /// Writes sent and accepted by this process.
-  public var applied: Int
-  /// In-doubt writes (sent by a killed run, answer never recorded) that the App Store was found
-  /// to hold already, so they were not sent again.
-  public var confirmedWithoutResending: Int
+  /// How many purchases the audit found in each state (plans and applies).
+  public var findings: [TokenFinding: Int]
+  /// What this process did (empty for a dry run).
+  public var outcome: LinkOutcome
+  /// The least time the writes still to send take at Apple's rates.
+  public var estimate: LinkEstimate?
 
   /// Creates a summary.
   public init(
     isDryRun: Bool, kind: LinkRunRow.Kind, runId: String?, undoesRunId: String?, mapping: String,
-    accounts: Int, writes: [LinkWriteRow], applied: Int, confirmedWithoutResending: Int = 0
+    accounts: Int, appStore: String?, storeAppStore: String?, asOf: Timestamp? = nil,
+    writes: [LinkWriteRow], findings: [TokenFinding: Int] = [:], outcome: LinkOutcome = .init(),
+    estimate: LinkEstimate? = nil
   ) {
     self.isDryRun = isDryRun
     self.kind = kind
@@ -33,20 +46,44 @@ public struct LinkSummary: Sendable {
     self.undoesRunId = undoesRunId
     self.mapping = mapping
     self.accounts = accounts
+    self.appStore = appStore
+    self.storeAppStore = storeAppStore
+    self.asOf = asOf
     self.writes = writes
-    self.applied = applied
-    self.confirmedWithoutResending = confirmedWithoutResending
+    self.findings = findings
+    self.outcome = outcome
+    self.estimate = estimate
   }
 
-  /// Writes still needed: planned and not yet accepted, refused ones excluded (0 when nothing
-  /// is left).
+  /// Writes still needed: planned, in doubt, or failed (0 when nothing is left).
   public var planned: Int {
-    writes.count { $0.state == .planned || $0.state == .sending || $0.state == .failed }
+    writes.count { $0.state.isPending || $0.state == .failed }
   }
+
+  /// Writes Apple holds: confirmed (and, for an apply, undone since).
+  public var confirmed: Int { writes.count { $0.state == .confirmed || $0.state == .undone } }
 
   /// Writes the App Store refused or that failed after retries.
   public var failed: [LinkWriteRow] { writes.filter { $0.state == .failed } }
 
-  /// Writes refused locally.
-  public var refused: [LinkWriteRow] { writes.filter { $0.state == .refused } }
+  /// Writes left out, with their reasons.
+  public var skipped: [LinkWriteRow] { writes.filter { $0.state == .skipped } }
+
+  /// Skipped writes by reason.
+  public var skippedByReason: [String: Int] {
+    var counts: [String: Int] = [:]
+    for write in skipped { counts[write.reason ?? "unknown", default: 0] += 1 }
+    return counts
+  }
+
+  /// Writes to send (or sent) that replace a token, so an undo can put it back.
+  public var undoable: Int {
+    writes.count { $0.state != .skipped && $0.oldToken != nil }
+  }
+
+  /// Writes to send (or sent) that set a token on a purchase that had none: Apple cannot
+  /// remove one, so no undo can put them back.
+  public var notUndoable: Int {
+    writes.count { $0.state != .skipped && $0.oldToken == nil }
+  }
 }

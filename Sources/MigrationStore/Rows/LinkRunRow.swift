@@ -16,6 +16,11 @@ public struct LinkRunRow: Hashable, Sendable {
   public var undoesRunId: String?
   /// How the tokens were chosen, for people (`tokens.csv`, `derived from <namespace>`).
   public var mapping: String
+  /// How the run named the App Store it wrote to; `nil` for runs journaled before schema 11.
+  public var appStore: String?
+  /// The App Store's identity as the store's provenance records it (`apple <bundle id>`,
+  /// `simulator <world fingerprint>`); `nil` for runs journaled before schema 11.
+  public var appStoreIdentity: String?
   /// When it started (Unix ms).
   public var startedMilliseconds: Int64
   /// When every write of its plan had an answer, or `nil` while it is open.
@@ -23,13 +28,16 @@ public struct LinkRunRow: Hashable, Sendable {
 
   /// Creates a row.
   public init(
-    id: String, kind: Kind, undoesRunId: String?, mapping: String, startedMilliseconds: Int64,
+    id: String, kind: Kind, undoesRunId: String?, mapping: String, appStore: String? = nil,
+    appStoreIdentity: String? = nil, startedMilliseconds: Int64,
     finishedMilliseconds: Int64? = nil
   ) {
     self.id = id
     self.kind = kind
     self.undoesRunId = undoesRunId
     self.mapping = mapping
+    self.appStore = appStore
+    self.appStoreIdentity = appStoreIdentity
     self.startedMilliseconds = startedMilliseconds
     self.finishedMilliseconds = finishedMilliseconds
   }

@@ -23,6 +23,7 @@ public final class MigrationStore {
         SchemaV10.migration,
         SchemaV11.migration,
         SchemaV12.migration,
+        SchemaV13.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

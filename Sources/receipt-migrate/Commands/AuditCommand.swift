@@ -25,7 +25,9 @@ struct AuditCommand: AsyncParsableCommand {
       when --fail-on is crossed (table:<…> and new:<…> select the team table's category and \
       accounts new to a category since the previous run), 3 on a configuration or \
       authentication error, 4 when accounts are unresolved or still stale, inputs were \
-      quarantined or table rows rejected.
+      quarantined or table rows rejected. Without App Store credentials it refuses (exit 3, \
+      naming every missing setting) unless --simulated or --world DIR asks for the built-in \
+      simulator: a night must never audit simulated data by accident.
       """
   )
 
@@ -60,11 +62,13 @@ struct AuditCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "audit")
     defer { lock.release() }
-    let connection = try appStore.connect(try appStore.choice(config: store.config))
+    let storePath = store.path()
+    let connection = try appStore.connect(
+      try appStore.choice(config: store.config, explicitSimulatorFor: "audit"), storePath: storePath
+    )
     defer { connection.stop() }
     // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
-    if !alerts.quiet { connection.announce() }
-    let storePath = store.path()
+    if !alerts.quiet { connection.announce(requested: appStore.simulatorRequested) }
     var options = try RunDefaults.options(
       command: "audit", legacy: legacy, requireLegacy: false, comparison: comparison,
       refresh: refresh, backfill: backfill, report: report, receiptRoots: receiptRoot,

@@ -34,9 +34,10 @@ struct BackfillCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "backfill")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
-    defer { connection.stop() }
     let storePath = store.path()
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, storePath: storePath)
+    defer { connection.stop() }
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected,
       options: MigrationRunOptions(

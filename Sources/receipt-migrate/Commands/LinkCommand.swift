@@ -3,28 +3,35 @@ import ArgumentParsing
 import Entitlements
 import Foundation
 import MigrationPipeline
+import MigrationReports
 import MigrationStore
 import Terminal
 
-/// `receipt-migrate link`: sets the team's account token on every purchase that lacks it or
-/// carries another, with Set App Account Token — a dry run unless `--apply`.
+/// `receipt-migrate link`: sets the team's account token on every purchase still relevant that
+/// lacks it or carries another, with Set App Account Token — a dry run unless `--apply`.
 struct LinkCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "link",
     abstract: "Set your account ids as appAccountToken on past purchases (dry run by default).",
     discussion: """
       Audits every stored purchase's appAccountToken against your mapping (--tokens or \
-      --derive-tokens) and plans, per account, a Set App Account Token for each one-time \
-      purchase and each subscription's latest purchase whose token is missing or different; \
-      a different token is an association leak when it is another account's. Prints the \
-      plan and sends nothing unless --apply is given. --apply sends the writes at Apple's \
-      pace (20 per second, 2 in sandbox), journals each one in the database (token before \
-      and after, time, answer) and can be killed and rerun: the rerun finishes the run \
-      without repeating a write. --undo RUN_ID puts back the tokens an apply replaced. \
-      Family-shared purchases and ids that are not original transaction ids are refused \
-      without being sent. Writing to Apple's production needs --yes as well. Exits 0 when \
-      every write was accepted (or none was needed), 2 on a usage error (such as --apply to \
-      production without --yes), 3 on a configuration error, 4 when some writes failed.
+      --derive-tokens) and plans, per account, a Set App Account Token for each purchase still \
+      relevant whose token is missing or different: owned non-consumables, subscriptions \
+      not revoked that are entitled or lapsed within --lapsed-within (365d), non-renewing \
+      subscriptions bought within it. Consumables, refunded or revoked purchases and older \
+      lapses are skipped unless --include names them; family-shared and ASSIGNED purchases \
+      are never written. The plan names the App Store, the counts by reason, what can be \
+      undone and the time at Apple's rates. --apply asks Apple again about each customer (one \
+      history call with the stored revision) and writes only where the purchase still carries \
+      what the plan saw, at Apple's pace (20 per second, 2 in sandbox), journaling each write \
+      (planned, sent, confirmed, failed, skipped with a reason); killed, it resumes without \
+      sending a write more than once more. --apply needs --yes when a write cannot be undone \
+      (the purchase has no token) or reaches Apple's production. --undo RUN_ID restores the \
+      tokens that run replaced where the purchase still carries the run's token. --list shows \
+      the link runs. Without App Store credentials, --apply and --undo need --simulated or \
+      --world DIR. Exits 0 when every write was confirmed or skipped (or none was needed), 2 \
+      on a usage error, 3 on a configuration error (credentials missing, another App Store's \
+      database, an unknown run), 4 when writes failed or mapping rows were quarantined.
       """
   )
 
@@ -38,13 +45,31 @@ struct LinkCommand: AsyncParsableCommand {
       "Put back the tokens the link run with this id replaced.", valueName: "run-id"))
   var undo: String?
 
-  @Flag(help: "Confirm writing to Apple's production App Store (needed with --apply or --undo).")
+  @Flag(help: "List the link runs of the database with their writes counted by state.")
+  var list = false
+
+  @Flag(
+    help: ArgumentHelp(
+      "Confirm writes that cannot be undone (a purchase without a token) and writes to "
+        + "Apple's production."))
   var yes = false
 
-  @Flag(help: "Print one JSON object: planned (writes still needed), applied, and every write.")
+  @Option(
+    help: ArgumentHelp(
+      "Widen the plan: consumables, revoked (refunded or revoked purchases), lapsed (every "
+        + "lapsed subscription); repeat or separate with commas.", valueName: "kinds"))
+  var include: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "How long ago a subscription may have lapsed, or a non-renewing one been bought, to be "
+        + "written (default 365d).", valueName: "duration"))
+  var lapsedWithin: String?
+
+  @Flag(help: "Print one JSON object.")
   var json = false
 
-  @Option(help: ArgumentHelp("The most writes in flight at once (1 to 64).", valueName: "n"))
+  @Option(help: ArgumentHelp("The most customers in flight at once (1 to 64).", valueName: "n"))
   var concurrency: Int = 8
 
   @OptionGroup var store: StoreOptions
@@ -54,158 +79,269 @@ struct LinkCommand: AsyncParsableCommand {
     guard (1...64).contains(concurrency) else {
       throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency)")
     }
+    let planning = !include.isEmpty || lapsedWithin != nil
+    if list {
+      guard !apply, undo == nil, tokens.tokens == nil, tokens.deriveTokens == nil, !planning
+      else {
+        throw ValidationError("--list lists the link runs; it takes no other link flag")
+      }
+      return
+    }
     if undo != nil {
       guard !apply else { throw ValidationError("--undo and --apply cannot be combined") }
-      guard tokens.tokens == nil, tokens.deriveTokens == nil else {
-        throw ValidationError("--undo restores what a run replaced; it takes no mapping")
+      guard tokens.tokens == nil, tokens.deriveTokens == nil, !planning else {
+        throw ValidationError(
+          "--undo restores what a run replaced; it takes no mapping, --include or --lapsed-within")
       }
     } else if try tokens.source() == nil {
       throw ValidationError("link needs your mapping: --tokens FILE or --derive-tokens UUID")
     }
+    _ = try scope()
+  }
+
+  /// The plan's scope from `--include` and `--lapsed-within`.
+  func scope() throws -> LinkScope {
+    var scope = LinkScope()
+    if let lapsedWithin {
+      scope.lapsedWithinMilliseconds = try DurationArgument.milliseconds(
+        lapsedWithin, flag: "--lapsed-within")
+    }
+    for kind in include.flatMap({ $0.split(separator: ",") }).map({ $0.lowercased() }) {
+      switch kind {
+      case "consumables", "consumable": scope.includesConsumables = true
+      case "revoked": scope.includesRevoked = true
+      case "lapsed": scope.lapsedWithinMilliseconds = nil
+      default:
+        throw ValidationError(
+          "--include takes consumables, revoked or lapsed, not \"\(kind)\" (family-shared and "
+            + "ASSIGNED purchases are never written: Apple refuses a token for them)")
+      }
+    }
+    return scope
   }
 
   func run() async throws {
+    let storePath = store.path()
+    if list {
+      let database = try store.openStore(readOnly: true)
+      defer { try? database.close() }
+      let tallies = try database.linkJournal.tallies()
+      print(
+        json
+          ? LinkRunsRenderer.json(tallies)
+          : LinkRunsRenderer.text(tallies, storePath: storePath), terminator: "")
+      return
+    }
     let lock = try store.lock(command: "link")
     defer { lock.release() }
-    let storePath = store.path()
     let database = try StoreOptions.open(storePath)
     defer { try? database.close() }
     let summary: LinkSummary
-    var findings: [TokenFinding: Int] = [:]
+    var quarantined = 0
+    var missingAppStore: String?
     if let undo {
-      summary = try await undoRun(undo, database: database)
+      summary = try await undoRun(undo, database: database, storePath: storePath)
     } else {
-      let (planned, counts) = try await applyRun(database: database)
-      summary = planned
-      findings = counts
+      (summary, quarantined, missingAppStore) = try await applyRun(
+        database: database, storePath: storePath)
     }
     print(
       json
-        ? LinkSummaryRenderer.json(summary, findings: findings)
-        : LinkSummaryRenderer.text(summary, findings: findings), terminator: "")
+        ? LinkSummaryRenderer.json(summary)
+        : LinkSummaryRenderer.text(summary, missingAppStore: missingAppStore), terminator: "")
+    var problems: [String] = []
     if !summary.failed.isEmpty {
-      throw ToolFailure.incomplete(
+      problems.append(
         "\(summary.failed.count) write(s) failed; each is listed with the App Store's answer. "
-          + "Run the same command again to retry them.")
+          + "Run the same command again to retry them")
     }
+    if quarantined > 0 {
+      problems.append("\(quarantined) token mapping row(s) quarantined (listed above)")
+    }
+    if !problems.isEmpty { throw ToolFailure.incomplete(problems.joined(separator: "; ") + ".") }
   }
 
-  // MARK: - Apply
+  // MARK: - Plan and apply
 
-  private func applyRun(database: MigrationStore) async throws -> (
-    LinkSummary, [TokenFinding: Int]
+  private func applyRun(database: MigrationStore, storePath: String) async throws -> (
+    LinkSummary, Int, String?
   ) {
     guard let source = try tokens.source() else { throw ValidationError("no mapping") }
     let mapping = try await RunFailures.translating {
       try source.load(accounts: try database.accountIds())
     }
     RejectedRows.print(mapping.quarantined)
+    // --apply writes only to an App Store configured or asked for; a dry run names the one it
+    // would write to when there is one, and plans from the database alone otherwise.
+    let connection: AppStoreConnection?
+    var missingAppStore: String?
+    if apply {
+      connection = try appStore.connectAndAnnounce(
+        config: store.config, explicitSimulatorFor: "link --apply", storePath: storePath)
+    } else {
+      let choice = try appStore.choice(config: store.config)
+      switch choice {
+      case .apple:
+        connection = try appStore.connect(choice, storePath: storePath)
+      case .embeddedSimulator where appStore.simulatorRequested:
+        connection = try appStore.connectAndAnnounce(config: store.config, storePath: storePath)
+      case .embeddedSimulator:
+        connection = nil
+        missingAppStore =
+          "--apply needs App Store credentials, or the simulator asked for with --simulated or "
+          + "--world DIR."
+      }
+    }
+    defer { connection?.stop() }
+    let target = connection.map { LinkTarget($0.connected) }
+    let recorded = try await RunFailures.translating { () throws -> AppStoreSource? in
+      if let connection {
+        return try StoreProvenance.check(
+          database, source: connection.connected.source, identity: connection.connected.identity)
+      }
+      return try StoreProvenance.recorded(in: database)
+    }
+    let asOf =
+      try connection?.connected.clock ?? StoreProvenance.recordedClock(in: database)
+      ?? WallClock.now()
     let plan = try await StopSignals.run {
       try await RunFailures.translating {
-        try LinkPlanner(store: database, mapping: mapping.mapping).plan()
+        try LinkPlanner(store: database, mapping: mapping.mapping, scope: try scope(), asOf: asOf)
+          .plan()
       }
     }
-    let open = try database.openLinkRun(kind: .apply)
-    guard apply else {
-      var writes = plan.writes.map { Self.row(of: $0) }
+    let starter = LinkRunStarter(store: database, now: WallClock.now)
+    let open = try await RunFailures.translating { try starter.openApply(target: target) }
+    let limits = connection?.connected.client.configuration.rateLimits ?? .appleDefaults
+    func summary(dryRun: Bool, runId: String?, writes: [LinkWriteRow], outcome: LinkOutcome)
+      -> LinkSummary
+    {
+      LinkSummary(
+        isDryRun: dryRun, kind: .apply, runId: runId, undoesRunId: nil,
+        mapping: source.description, accounts: plan.accounts,
+        appStore: connection?.connected.source.description, storeAppStore: recorded?.description,
+        asOf: plan.asOf, writes: writes, findings: plan.findings, outcome: outcome,
+        estimate: LinkEstimate(
+          writes: writes.filter(\.state.isPending).map { ($0.environment, $0.customerId) },
+          limits: limits))
+    }
+    let planned =
+      try open.map { try database.linkJournal.writes(runId: $0.id) }
+      ?? plan.writes.map { LinkRunStarter.row(of: $0, runId: "", at: nil) }
+    guard apply, let connection, let target else {
       // A killed apply is finished first by the next --apply; show its writes as they stand.
-      if let open { writes = try database.linkWrites(runId: open.id) }
       return (
-        LinkSummary(
-          isDryRun: true, kind: .apply, runId: open?.id, undoesRunId: nil,
-          mapping: source.description, accounts: plan.accounts, writes: writes, applied: 0),
-        plan.findings
+        summary(dryRun: true, runId: open?.id, writes: planned, outcome: .init()),
+        mapping.quarantined.count, missingAppStore
       )
     }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
-    defer { connection.stop() }
-    let writes =
-      try open.map { try database.linkWrites(runId: $0.id) }
-      ?? plan.writes.map {
-        Self.row(of: $0)
-      }
-    try confirmProduction(writes, connection: connection)
-    let stage = LinkStage(
-      store: database, client: connection.connected.client, concurrency: concurrency,
-      now: WallClock.now)
+    try confirm(planned, connection: connection)
     guard
-      let run = try stage.openApply(
-        plan: plan, mapping: source.description, runId: Self.runId(kind: "link"))
+      let run = try await RunFailures.translating({
+        try starter.startApply(
+          plan: plan, mapping: source.description,
+          runId: Self.runId(kind: "link"), target: target)
+      })
     else {
       return (
-        LinkSummary(
-          isDryRun: false, kind: .apply, runId: nil, undoesRunId: nil,
-          mapping: source.description, accounts: plan.accounts,
-          writes: plan.writes.map { Self.row(of: $0) }, applied: 0),
-        plan.findings
+        summary(dryRun: false, runId: nil, writes: planned, outcome: .init()),
+        mapping.quarantined.count, nil
       )
     }
-    let done = try await StopSignals.run {
-      try await RunFailures.translating { try await stage.carryOut(run) }
-    }
+    let outcome = try await carryOut(run, connection: connection, storePath: storePath)
     return (
-      LinkSummary(
-        isDryRun: false, kind: .apply, runId: run.id, undoesRunId: nil, mapping: run.mapping,
-        accounts: plan.accounts, writes: try database.linkWrites(runId: run.id),
-        applied: done.applied, confirmedWithoutResending: done.confirmed),
-      plan.findings
+      summary(
+        dryRun: false, runId: run.id, writes: try database.linkJournal.writes(runId: run.id),
+        outcome: outcome),
+      mapping.quarantined.count, nil
     )
   }
 
   // MARK: - Undo
 
-  private func undoRun(_ applyRunId: String, database: MigrationStore) async throws
-    -> LinkSummary
+  private func undoRun(_ applyRunId: String, database: MigrationStore, storePath: String)
+    async throws -> LinkSummary
   {
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let starter = LinkRunStarter(store: database, now: WallClock.now)
+    // An unknown run is named before anything is started or asked.
+    _ = try await RunFailures.translating { try starter.applyRun(applyRunId) }
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, explicitSimulatorFor: "link --undo", storePath: storePath)
     defer { connection.stop() }
-    let stage = LinkStage(
-      store: database, client: connection.connected.client, concurrency: concurrency,
-      now: WallClock.now)
+    let target = LinkTarget(connection.connected)
+    let recorded = try await RunFailures.translating {
+      try StoreProvenance.check(
+        database, source: connection.connected.source, identity: connection.connected.identity)
+    }
     let runId = Self.runId(kind: "undo")
-    let open = try database.openLinkRun(kind: .undo, undoing: applyRunId)
     let preview = try await RunFailures.translating {
-      try open.map { try database.linkWrites(runId: $0.id) }
-        ?? stage.undoPlan(of: applyRunId, runId: runId)
+      try starter.openUndo(of: applyRunId, target: target).map {
+        try database.linkJournal.writes(runId: $0.id)
+      } ?? starter.undoPlan(of: applyRunId, runId: runId)
     }
-    try confirmProduction(preview, connection: connection)
-    guard let run = try stage.openUndo(of: applyRunId, runId: runId) else {
-      let earlier = try database.undoRuns(of: applyRunId).first
-      return LinkSummary(
-        isDryRun: false, kind: .undo, runId: earlier?.id, undoesRunId: applyRunId,
+    try confirm(preview, connection: connection, irreversible: false)
+    func summary(runId: String?, writes: [LinkWriteRow], outcome: LinkOutcome) -> LinkSummary {
+      LinkSummary(
+        isDryRun: false, kind: .undo, runId: runId, undoesRunId: applyRunId,
         mapping: "undo of \(applyRunId)", accounts: 0,
-        writes: try earlier.map { try database.linkWrites(runId: $0.id) } ?? [], applied: 0)
+        appStore: connection.connected.source.description, storeAppStore: recorded?.description,
+        writes: writes, outcome: outcome)
     }
-    let done = try await StopSignals.run {
-      try await RunFailures.translating { try await stage.carryOut(run) }
+    guard
+      let run = try await RunFailures.translating({
+        try starter.startUndo(of: applyRunId, runId: runId, target: target)
+      })
+    else {
+      let earlier = try database.linkJournal.undoRuns(of: applyRunId).first
+      return summary(
+        runId: earlier?.id,
+        writes: try earlier.map { try database.linkJournal.writes(runId: $0.id) } ?? [],
+        outcome: .init())
     }
-    return LinkSummary(
-      isDryRun: false, kind: .undo, runId: run.id, undoesRunId: applyRunId, mapping: run.mapping,
-      accounts: 0, writes: try database.linkWrites(runId: run.id), applied: done.applied,
-      confirmedWithoutResending: done.confirmed)
+    let outcome = try await carryOut(run, connection: connection, storePath: storePath)
+    return summary(
+      runId: run.id, writes: try database.linkJournal.writes(runId: run.id), outcome: outcome)
   }
 
   // MARK: - Helpers
 
-  /// Refuses to write to Apple's production without `--yes` (exit 2); harmless elsewhere.
-  private func confirmProduction(_ writes: [LinkWriteRow], connection: AppStoreConnection) throws {
-    let production = writes.count {
-      $0.state != .refused && $0.state != .applied
-        && AppStoreEnvironment(rawValue: $0.environment) == .production
+  /// Carries a journaled run out with its own connection to the store, showing progress.
+  private func carryOut(_ run: LinkRunRow, connection: AppStoreConnection, storePath: String)
+    async throws -> LinkOutcome
+  {
+    let stage = LinkStage(
+      store: try StoreOptions.open(storePath), client: connection.connected.client,
+      concurrency: concurrency, now: WallClock.now, observer: TerminalProgressObserver())
+    return try await StopSignals.run {
+      try await RunFailures.translating { try await stage.carryOut(run) }
     }
-    guard production > 0, connection.writesReachApplesProduction, !yes else { return }
-    throw ValidationError(
-      "\(production) write(s) would change purchases in Apple's production App Store; review "
-        + "the plan (run without --apply) and add --yes to send them")
   }
 
-  private static func row(of write: LinkPlan.Write) -> LinkWriteRow {
-    LinkWriteRow(
-      runId: "", originalTransactionId: write.purchase.originalTransactionId,
-      accountId: write.accountId, customerId: write.customerId,
-      environment: write.purchase.environment, isSubscription: write.purchase.isSubscription,
-      oldToken: write.purchase.currentToken, newToken: write.newToken,
-      state: write.refusal == nil ? .planned : .refused, answer: write.refusal)
+  /// Refuses, without `--yes`, writes that cannot be undone (the purchase has no token, and
+  /// Apple cannot remove one) and writes to Apple's production (exit 2).
+  private func confirm(
+    _ writes: [LinkWriteRow], connection: AppStoreConnection, irreversible: Bool = true
+  ) throws {
+    guard !yes else { return }
+    let pending = writes.filter(\.state.isPending)
+    var reasons: [String] = []
+    let permanent = pending.count { $0.oldToken == nil }
+    if irreversible, permanent > 0 {
+      reasons.append(
+        "\(permanent) of the \(pending.count) write(s) set a token on a purchase that has none, "
+          + "which no undo can take back (Apple cannot remove a token)")
+    }
+    let production = pending.count {
+      AppStoreEnvironment(rawValue: $0.environment) == .production
+    }
+    if production > 0, connection.writesReachApplesProduction {
+      reasons.append(
+        "\(production) write(s) would change purchases in Apple's production App Store")
+    }
+    guard !reasons.isEmpty else { return }
+    throw ValidationError(
+      reasons.joined(separator: "; ") + ". Review the plan (run without --apply) and add --yes "
+        + "to send them")
   }
 
   /// `link-20251101T000000Z-3f9a`: the kind, then an id made like a comparison run's.

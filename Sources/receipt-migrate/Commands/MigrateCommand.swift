@@ -57,11 +57,12 @@ struct MigrateCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "migrate")
     defer { lock.release() }
-    let connection = try appStore.connect(try appStore.choice(config: store.config))
+    let storePath = store.path()
+    let connection = try appStore.connect(
+      try appStore.choice(config: store.config), storePath: storePath)
     defer { connection.stop() }
     // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
-    if !alerts.quiet { connection.announce() }
-    let storePath = store.path()
+    if !alerts.quiet { connection.announce(requested: appStore.simulatorRequested) }
     var options = try RunDefaults.options(
       command: "migrate", legacy: legacy, requireLegacy: true, comparison: comparison,
       refresh: refresh, backfill: backfill, report: report, receiptRoots: receiptRoot,

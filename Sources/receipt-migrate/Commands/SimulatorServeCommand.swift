@@ -66,6 +66,13 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         + "clock; up to the end of a timeline generated with --days-after).", valueName: "instant"))
   var clock: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Keep the app account tokens Set App Account Token sets in this file, so that the world "
+        + "served again (at the same clock or a later one) still holds them, as Apple does "
+        + "(default: they last as long as the server).", valueName: "file"))
+  var tokenLog: String?
+
   mutating func validate() throws {
     for (name, value) in [("--port", port), ("--sandbox-port", sandboxPort)]
     where !(0...65535).contains(value) {
@@ -104,6 +111,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     configuration.productionPort = port
     configuration.sandboxPort = sandboxPort
     configuration.seed = seed
+    configuration.tokenLogPath = tokenLog
     let mode = log
     configuration.requestLog = { entry in
       let isError = (entry.status ?? 500) >= 400 || entry.fault != nil
@@ -144,6 +152,7 @@ struct SimulatorServeCommand: AsyncParsableCommand {
         app apple id \(world.appAppleId)
         rate limits  \(limits)
         faults       \(faults ?? "none"); latency \(latency ?? "none")
+        token log    \(tokenLog ?? "none (tokens set last as long as the server)")
       For clients:
         export APP_STORE_PRODUCTION_URL=\(server.productionURL.absoluteString) \
       APP_STORE_SANDBOX_URL=\(server.sandboxURL.absoluteString) \

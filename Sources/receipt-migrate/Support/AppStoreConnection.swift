@@ -19,11 +19,17 @@ struct AppStoreConnection: Sendable {
   }
 
   /// Says plainly, on standard error, when the App Store is simulated.
-  func announce() {
+  ///
+  /// - Parameter requested: whether the command line asked for the simulator (`--simulated`,
+  ///   `--world`) rather than defaulting to it.
+  func announce(requested: Bool = false) {
     guard let embedded else { return }
     StandardError.write(
-      "receipt-migrate: using the SIMULATED App Store. No App Store credentials are configured, "
-        + "so every App Store answer comes from the built-in simulator seeded from "
+      "receipt-migrate: using the SIMULATED App Store"
+        + (requested
+          ? ", as asked on the command line"
+          : ". No App Store credentials are configured")
+        + ", so every App Store answer comes from the built-in simulator seeded from "
         + "\(embedded.setup.worldDirectory) (world seed \(embedded.setup.world.seed), "
         + "\(embedded.setup.world.accounts.count) accounts). Set ASC_ISSUER_ID, ASC_KEY_ID, "
         + "ASC_PRIVATE_KEY_PATH, APP_BUNDLE_ID and APP_STORE_ROOT_CERTIFICATES to talk to Apple.\n"

@@ -5,12 +5,22 @@ import Foundation
 import MigrationPipeline
 
 /// Which App Store a command talks to: Apple, when credentials are configured (environment
-/// variables or the configuration file), else the embedded simulator seeded from `--world`.
+/// variables or the configuration file), else the embedded simulator seeded from `--world`
+/// (the sample world by default). Commands that must never run on simulated data by accident
+/// (`audit`, `link --apply`, `link --undo`) use the simulator only when it is asked for on the
+/// command line: `--simulated` or `--world DIR`.
 struct AppStoreOptions: ParsableArguments {
   @Option(
     help: ArgumentHelp(
-      "The simulated world used when no App Store credentials are configured.", valueName: "dir"))
-  var world: String = "Legacy/sample"
+      "Use the built-in simulator seeded from this world (written by simulator generate); only "
+        + "without App Store credentials.", valueName: "dir"))
+  var world: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "Use the built-in simulator seeded from the sample world (Legacy/sample); only without "
+        + "App Store credentials."))
+  var simulated = false
 
   @Option(
     help: ArgumentHelp(
@@ -18,32 +28,80 @@ struct AppStoreOptions: ParsableArguments {
         + "generated with --days-after). Only with the built-in simulator.", valueName: "instant"))
   var clock: String?
 
+  /// The world the sample runs against.
+  static let sampleWorld = "Legacy/sample"
+
+  /// The simulated world: `--world`, or the sample.
+  var worldDirectory: String { world ?? Self.sampleWorld }
+
+  /// Whether the command line asks for the built-in simulator.
+  var simulatorRequested: Bool { simulated || world != nil }
+
   /// Apple with its settings, or the embedded simulator.
   ///
-  /// - Parameter config: the `--config` file, or `nil` for the default one.
-  func choice(config: String?) throws -> AppStoreChoice {
+  /// - Parameters:
+  ///   - config: the `--config` file, or `nil` for the default one.
+  ///   - explicitSimulatorFor: a command that uses the simulator only when asked for on the
+  ///     command line (`audit`, `link --apply`); `nil` when the sample is its default.
+  /// - Throws: ``ToolFailure/configuration(_:)`` for invalid settings, credentials missing
+  ///   while the simulator was not asked for, or the simulator asked for while credentials
+  ///   are configured.
+  func choice(config: String?, explicitSimulatorFor command: String? = nil) throws
+    -> AppStoreChoice
+  {
+    let environment = ProcessInfo.processInfo.environment
+    let choice: AppStoreChoice
     do {
-      return try ToolConfiguration.resolve(
-        file: config, environment: ProcessInfo.processInfo.environment)
+      choice = try ToolConfiguration.resolve(file: config, environment: environment)
     } catch {
       throw ToolFailure.configuration("\(error)")
     }
+    switch choice {
+    case .apple:
+      if simulatorRequested {
+        throw ToolFailure.configuration(
+          "\(simulated ? "--simulated" : "--world") asks for the built-in simulator, but App "
+            + "Store credentials are configured (environment variables or "
+            + "\(config ?? ToolConfiguration.defaultPath)), so this run would talk to Apple; "
+            + "drop the flag, or unset the credentials to use the simulator")
+      }
+    case .embeddedSimulator:
+      if let command, !simulatorRequested {
+        throw ToolFailure.configuration(
+          CredentialsMissing(command: command, file: config, environment: environment)
+            .description)
+      }
+    }
+    return choice
   }
 
   /// Chooses the App Store, connects to it and, when it is simulated, says so on standard error.
   ///
-  /// - Parameter config: the `--config` file, or `nil` for the default one.
-  func connectAndAnnounce(config: String?) throws -> AppStoreConnection {
-    let connection = try connect(try choice(config: config))
-    connection.announce()
+  /// - Parameters:
+  ///   - config: the `--config` file, or `nil` for the default one.
+  ///   - explicitSimulatorFor: a command that uses the simulator only when asked for.
+  ///   - storePath: the store, beside which the embedded simulator keeps the tokens `link`
+  ///     sets.
+  func connectAndAnnounce(
+    config: String?, explicitSimulatorFor command: String? = nil, storePath: String
+  ) throws -> AppStoreConnection {
+    let connection = try connect(
+      try choice(config: config, explicitSimulatorFor: command), storePath: storePath)
+    connection.announce(requested: simulatorRequested)
     return connection
   }
 
+  /// Where the embedded simulator keeps the tokens `link` sets, so that the simulated App
+  /// Store holds them in later runs as Apple would: beside the store.
+  static func tokenLogPath(storePath: String) -> String { "\(storePath).simulator-tokens" }
+
   /// Connects: builds Apple's client, or starts the embedded simulator and a client for it.
   ///
-  /// - Parameter choice: what ``choice()`` returned.
+  /// - Parameters:
+  ///   - choice: what ``choice(config:explicitSimulatorFor:)`` returned.
+  ///   - storePath: the store, beside which the embedded simulator keeps its token changes.
   /// - Returns: the connection; stop it when done.
-  func connect(_ choice: AppStoreChoice) throws -> AppStoreConnection {
+  func connect(_ choice: AppStoreChoice, storePath: String) throws -> AppStoreConnection {
     switch choice {
     case .apple(let settings):
       let client: AppStoreServerAPIClient
@@ -67,14 +125,16 @@ struct AppStoreOptions: ParsableArguments {
             isSimulated: false,
             description: Self.describe(settings.configuration, environment: environment),
             environment: environment),
-          identity: "apple \(settings.configuration.credentials.bundleId)",
+          identity: ConnectedAppStore.identity(of: settings.configuration),
           clock: settings.clock),
         embedded: nil, environment: settings.environment)
     case .embeddedSimulator:
       let embedded: EmbeddedAppStore
       do {
         embedded = try EmbeddedAppStore.start(
-          worldDirectory: world, now: WallClock.now, clock: try clock.map(InstantArgument.parse))
+          worldDirectory: worldDirectory, now: WallClock.now,
+          clock: try clock.map(InstantArgument.parse)
+        ) { $0.tokenLogPath = Self.tokenLogPath(storePath: storePath) }
       } catch {
         throw ToolFailure.configuration(
           "no App Store credentials are configured, so receipt-migrate would use the built-in "

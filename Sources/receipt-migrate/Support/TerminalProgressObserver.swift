@@ -18,6 +18,8 @@ final class TerminalProgressObserver: ProgressObserver {
   /// The counters each stage shows from the start, even at zero.
   private static let counters = [
     "ingest": ["quarantined"], "backfill": ["requests", "429s", "retries", "failures"],
+    "link": ["requests", "sent", "skipped", "failures"],
+    "undo": ["requests", "sent", "skipped", "failures"],
   ]
 
   init(logInterval: Duration = .seconds(10)) {

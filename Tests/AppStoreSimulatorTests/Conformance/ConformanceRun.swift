@@ -54,7 +54,7 @@ final class ConformanceRun: Sendable {
   private static func start(
     harness: ConformanceHarness, in directory: URL, started: inout [SimulatorServer]
   ) throws -> ConformanceRun? {
-    let world = WorldGenerator().generate(accounts: accounts, seed: seed)
+    let world = withAssignedPurchase(WorldGenerator().generate(accounts: accounts, seed: seed))
     try GeneratedArchive(world: world).write(to: directory.path)
     let setup = try SimulatorSetup.prepare(worldDirectory: directory.path)
     // Apple's client stamps its tokens with the machine's clock (see the suite's comment).
@@ -78,6 +78,24 @@ final class ConformanceRun: Sendable {
     return ConformanceRun(
       directory: directory, setup: setup, server: server, limited: limited, shapes: shapes,
       verifier: verifier, harness: harness)
+  }
+
+  /// The world with one production one-time purchase owned as `ASSIGNED` (the generator makes
+  /// none), for Set App Account Token's answer to it.
+  static func withAssignedPurchase(_ world: World) -> World {
+    var world = world
+    for (index, customer) in world.customers.enumerated()
+    where customer.environment == .production && !customer.isForgotten {
+      guard
+        let offset = customer.transactions.firstIndex(where: {
+          ($0.kind == .nonConsumable || $0.kind == .consumable) && $0.ownership == .purchased
+            && $0.transactionId == $0.originalTransactionId && $0.purchaseDate <= world.now
+        })
+      else { continue }
+      world.customers[index].transactions[offset].ownership = .other("ASSIGNED")
+      return world
+    }
+    return world
   }
 
   func stop() {

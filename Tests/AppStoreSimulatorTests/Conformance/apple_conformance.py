@@ -450,6 +450,13 @@ class Run:
 
     # MARK: - Set app account token, errors
 
+    def production_originals(self, keep):
+        """Original purchases (transaction id equal to the original id) of known production
+        customers that pass `keep`, as (customer, transaction) pairs."""
+        return [(c, t) for c in self.world["customers"] if c["environment"] == "Production" and not c["forgotten"]
+                for t in c["transactions"] if t["transaction_id"] == t["original_transaction_id"]
+                and t["purchase_ms"] <= self.now and keep(t)]
+
     def set_app_account_token(self):
         client = self.clients["Production"]
         for customer in self.world["customers"]:
@@ -469,23 +476,68 @@ class Run:
         token = str(uuid.uuid4())
         self.call("app account token", client.set_app_account_token, original,
                   UpdateAppAccountTokenRequest(appAccountToken=token))
+        # Apple documents the token on the subscription's current renewal transaction and the
+        # renewals after it, never on past transactions, and in the renewal information.
         after = self.verify("transaction", "Production",
                             self.call("transaction", client.get_transaction_info, latest).signedTransactionInfo)
         self.check(after is not None and after.appAccountToken == token, "set app account token",
                    "the latest transaction does not carry the token")
-        earlier = self.verify("transaction", "Production",
-                              self.call("transaction", client.get_transaction_info, original).signedTransactionInfo)
-        self.check(earlier is not None and earlier.appAccountToken == chosen[0]["app_account_token"],
-                   "set app account token", "an earlier renewal was rewritten")
-        shared = next((t for c in self.world["customers"] if c["environment"] == "Production" and not c["forgotten"]
-                       for t in c["transactions"] if t["ownership"] == "FAMILY_SHARED"
-                       and t["transaction_id"] == t["original_transaction_id"]), None)
-        cases = [(chosen[1]["transaction_id"], 4000187), ("abc", 4000006)]
-        if shared:
-            cases.append((shared["transaction_id"], 4000185))
-        for identifier, code in cases:
-            self.expect_error(f"set app account token {identifier}", 400, code, client.set_app_account_token,
-                              identifier, UpdateAppAccountTokenRequest(appAccountToken=token))
+        for earlier_transaction in chosen[:-1]:
+            earlier = self.verify("transaction", "Production", self.call(
+                "transaction", client.get_transaction_info, earlier_transaction["transaction_id"]).signedTransactionInfo)
+            self.check(earlier is not None and earlier.appAccountToken == earlier_transaction["app_account_token"],
+                       "set app account token", f"the past transaction {earlier_transaction['transaction_id']} was rewritten")
+        statuses = self.call("statuses", client.get_all_subscription_statuses, original)
+        entry = next((item for group in statuses.data or [] for item in group.lastTransactions or []
+                      if item.originalTransactionId == original), None)
+        if self.check(entry is not None, "set app account token", "no status of the subscription"):
+            renewal = self.verify("renewal", "Production", entry.signedRenewalInfo)
+            current = self.verify("transaction", "Production", entry.signedTransactionInfo)
+            self.check(renewal is not None and renewal.appAccountToken == token, "set app account token",
+                       "the renewal information does not carry the token")
+            self.check(current is not None and current.appAccountToken == token, "set app account token",
+                       "the status's latest transaction does not carry the token")
+        customer = self.customer_of[original]
+        found, _ = self.walk("Production", customer["app_transaction_id"], TransactionHistoryRequest(),
+                             GetTransactionHistoryVersion.V2)
+        carrying = sorted(p.transactionId for p in found if p.appAccountToken == token)
+        self.check(carrying == [latest], "set app account token",
+                   f"in the history {carrying} carry the token, Apple documents only {latest}")
+        # Every product type, one-time purchases included.
+        for kind in ("non_consumable", "consumable", "non_renewing"):
+            one_time = self.production_originals(
+                lambda t, kind=kind: t["kind"] == kind and t["ownership"] == "PURCHASED")
+            if not one_time:
+                continue
+            _, purchase = one_time[0]
+            other = str(uuid.uuid4())
+            self.call("app account token", client.set_app_account_token, purchase["transaction_id"],
+                      UpdateAppAccountTokenRequest(appAccountToken=other))
+            payload = self.verify("transaction", "Production", self.call(
+                "transaction", client.get_transaction_info, purchase["transaction_id"]).signedTransactionInfo)
+            self.check(payload is not None and payload.appAccountToken == other, f"set app account token on a {kind}",
+                       "the purchase does not carry the token")
+        # The errors Apple documents for the endpoint, by code and by the name Apple's library
+        # gives each (4000227 for an ASSIGNED purchase is newer than the library: code only).
+        shared = self.production_originals(lambda t: t["ownership"] == "FAMILY_SHARED")
+        assigned = self.production_originals(lambda t: t["ownership"] == "ASSIGNED")
+        self.check(bool(shared) and bool(assigned), "set app account token", "no family-shared or assigned purchase")
+        cases = [
+            (chosen[1]["transaction_id"], 400, 4000187, "TRANSACTION_ID_IS_NOT_ORIGINAL_TRANSACTION_ID_ERROR", token),
+            ("abc", 400, 4000006, "INVALID_TRANSACTION_ID", token),
+            (customer["app_transaction_id"], 400, 4000048, "APP_TRANSACTION_ID_NOT_SUPPORTED_ERROR", token),
+            ("9999999999999999", 404, 4040005, "ORIGINAL_TRANSACTION_ID_NOT_FOUND", token),
+            (original, 400, 4000183, "INVALID_APP_ACCOUNT_TOKEN_UUID_ERROR", "not-a-uuid"),
+        ]
+        cases += [(t["transaction_id"], 400, 4000185, "FAMILY_TRANSACTION_NOT_SUPPORTED_ERROR", token) for _, t in shared[:1]]
+        cases += [(t["transaction_id"], 400, 4000227, None, token) for _, t in assigned[:1]]
+        for identifier, status, code, name, value in cases:
+            error = self.expect_error(f"set app account token {identifier}", status, code,
+                                      client.set_app_account_token, identifier,
+                                      UpdateAppAccountTokenRequest(appAccountToken=value))
+            if error is not None and name is not None:
+                self.check(error.api_error is not None and error.api_error.name == name,
+                           f"set app account token {identifier}", f"Apple's library names it {error.api_error}, not {name}")
 
     def expect_error(self, where, status, code, function, *arguments):
         try:

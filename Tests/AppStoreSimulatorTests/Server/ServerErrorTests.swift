@@ -17,17 +17,21 @@ struct ServerErrorTests {
   ]
 
   @Test(
-    "a malformed id is 4000006 and an unknown one 4040010, on every endpoint", arguments: idPaths)
+    "a malformed id is 4000006 and an unknown one 4040010 (4040005 for Set App Account Token), on every endpoint",
+    arguments: idPaths)
   func ids(_ method: String, _ template: String) async throws {
     let harness = try SimulatorHarness.start(world: World.world)
     defer { harness.stop() }
     let body =
       method == "PUT" ? #"{"appAccountToken":"a2c4e6f8-0b1d-4f3a-8c5e-7a9b1c3d5e7f"}"# : nil
+    // Apple documents OriginalTransactionIdNotFoundError for the write, where the reads
+    // answer TransactionIdNotFoundError.
+    let notFound: Int64 = method == "PUT" ? 4_040_005 : 4_040_010
     for (id, status, code) in [
       ("12ab", 400, Int64(4_000_006)), ("999999999999999999999", 400, 4_000_006),
-      ("2000000000999999", 404, 4_040_010),
+      ("2000000000999999", 404, notFound),
       // A sandbox customer's id asked of production.
-      (World.testerTransaction, 404, 4_040_010),
+      (World.testerTransaction, 404, notFound),
     ] {
       let answer = try await harness.raw(
         method, template.replacingOccurrences(of: "%@", with: id), body: body)
@@ -109,8 +113,9 @@ struct ServerErrorTests {
       ("a2c4e6f8-0b1d-4f3a-8c5e-7a9b1c3d5e7", World.subscriptionOriginal, 4_000_183),
       (good, World.memberOriginal, 4_000_185),
       (good, renewal.transactionId, 4_000_187),
-      (good, World.subscriber.appTransactionId, 4_000_187),
-      (good, "2000000000999999", 4_040_010),
+      (good, World.subscriber.appTransactionId, 4_000_048),
+      (good, "2000000000999999", 4_040_005),
+      (good, World.testerTransaction, 4_040_005),
       (good, "12ab", 4_000_006),
     ]
     for (token, id, code) in cases {

@@ -63,6 +63,9 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
     code: 4_000_030, message: "Invalid request. The revoked parameter is invalid.")
   static let invalidStatus = APIErrorAnswer(
     code: 4_000_031, message: "Invalid request. The status parameter is invalid.")
+  static let appTransactionIdNotSupported = APIErrorAnswer(
+    code: 4_000_048,
+    message: "Invalid request. An app transaction id is not supported by this endpoint.")
   static let invalidAppAccountToken = APIErrorAnswer(
     code: 4_000_183, message: "Invalid request. The app account token is not a UUID.")
   static let familySharedTransaction = APIErrorAnswer(
@@ -70,9 +73,14 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
     message: "Invalid request. The app account token cannot be set on a family-shared purchase.")
   static let transactionIdIsNotOriginal = APIErrorAnswer(
     code: 4_000_187, message: "Invalid request. The transaction id is not an original one.")
+  static let assignedTransactionNotSupported = APIErrorAnswer(
+    code: 4_000_227,
+    message: "Invalid request. The app account token cannot be set on an assigned purchase.")
 
   // MARK: - 404
 
+  static let originalTransactionIdNotFound = APIErrorAnswer(
+    code: 4_040_005, message: "Original transaction id not found.")
   static let transactionIdNotFound = APIErrorAnswer(
     code: 4_040_010, message: "Transaction id not found.")
   static let appTransactionDoesNotExist = APIErrorAnswer(

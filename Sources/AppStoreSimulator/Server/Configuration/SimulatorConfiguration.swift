@@ -63,6 +63,10 @@ public struct SimulatorConfiguration: Sendable {
   public var signedValueCacheLimit: Int
   /// Called with every request's log entry as it is answered, on the connection's thread.
   public var requestLog: (@Sendable (SimulatorRequestLogEntry) -> Void)?
+  /// A file keeping the app account tokens Set App Account Token set, so that a server started
+  /// again (at the same clock or a later one) still holds them, as Apple keeps what it is given;
+  /// `nil` (the default): the changes last as long as the server.
+  public var tokenLogPath: String?
 
   /// Creates a configuration with the documented defaults.
   ///
@@ -95,6 +99,7 @@ public struct SimulatorConfiguration: Sendable {
     requestLogCapacity = 10_000
     signedValueCacheLimit = 16_384
     requestLog = nil
+    tokenLogPath = nil
   }
 
   /// Creates a configuration for a world read from its file as requests ask.

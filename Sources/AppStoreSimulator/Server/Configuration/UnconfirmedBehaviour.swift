@@ -28,6 +28,15 @@ public struct UnconfirmedBehaviour: Sendable, Hashable {
     case parametersFirst = "parameters-first"
   }
 
+  /// What Set App Account Token answers for a purchase whose `inAppOwnershipType` is
+  /// `ASSIGNED` (a newer ownership type than Apple's documentation of the endpoint).
+  public enum AssignedPurchaseToken: String, Sendable, Hashable, CaseIterable {
+    /// `4000227`, as newer versions of the API are reported to answer.
+    case refused
+    /// The token is set, as on a purchased transaction.
+    case accepted
+  }
+
   /// How an empty history, refund history or status answer is shaped; `.emptyArrays` by default.
   public var emptyAnswers: EmptyAnswer
   /// What the sandbox answers to an order look-up; `.invalid` by default.
@@ -40,6 +49,9 @@ public struct UnconfirmedBehaviour: Sendable, Hashable {
   /// that it is answered `4000017` (Apple documents the error, not the lifetime). `nil` (the
   /// default): tokens never expire.
   public var notificationTokenLifetime: Duration?
+  /// What Set App Account Token answers for an `ASSIGNED` purchase; `.refused` (`4000227`) by
+  /// default.
+  public var assignedPurchaseToken: AssignedPurchaseToken
 
   /// Creates the behaviour; every parameter has the default described on its property.
   ///
@@ -49,11 +61,14 @@ public struct UnconfirmedBehaviour: Sendable, Hashable {
   ///   - errorPrecedence: which error wins.
   ///   - additionalRateLimitHeaders: extra fields on 429 answers.
   ///   - notificationTokenLifetime: how long notification pagination tokens stay valid.
+  ///   - assignedPurchaseToken: Set App Account Token's answer for an `ASSIGNED` purchase.
   public init(
     emptyAnswers: EmptyAnswer = .emptyArrays, sandboxOrderLookup: SandboxOrderLookup = .invalid,
     errorPrecedence: ErrorPrecedence = .identifierFirst,
-    additionalRateLimitHeaders: HTTPHeaders = [:], notificationTokenLifetime: Duration? = nil
+    additionalRateLimitHeaders: HTTPHeaders = [:], notificationTokenLifetime: Duration? = nil,
+    assignedPurchaseToken: AssignedPurchaseToken = .refused
   ) {
+    self.assignedPurchaseToken = assignedPurchaseToken
     self.notificationTokenLifetime = notificationTokenLifetime
     self.emptyAnswers = emptyAnswers
     self.sandboxOrderLookup = sandboxOrderLookup

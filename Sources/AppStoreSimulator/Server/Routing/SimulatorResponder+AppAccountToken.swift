@@ -8,29 +8,42 @@ extension SimulatorResponder {
   /// later renewal), as Apple does; earlier renewals keep theirs. The changed transaction moves
   /// to a later last-modified position and is re-signed with a later `signedDate`.
   ///
-  /// 4000006 malformed id, 4000183 not a UUID (4000000 when the body is not JSON), 4040010
-  /// unknown here, 4000187 not an original transaction id, 4000185 family-shared.
+  /// The errors Apple documents for this endpoint: 4000006 malformed id, 4000183 not a UUID
+  /// (4000000 when the body is not JSON), 4040005 no such original transaction here (where
+  /// the reading endpoints answer 4040010), 4000048 an app transaction id, 4000187 not an
+  /// original transaction id, 4000185 family-shared; and 4000227 for an `ASSIGNED` purchase
+  /// unless ``UnconfirmedBehaviour/assignedPurchaseToken`` says otherwise.
   func setAppAccountToken(
     _ id: String, _ request: ServerRequest, in environment: SimulatedEnvironment
   ) -> Answer {
     let snapshot: CustomerSnapshot
     let token: String
     switch resolve(id, in: environment, parameters: { Self.appAccountToken(in: request.body) }) {
-    case .failure(let error): return .error(error)
+    case .failure(let error):
+      return .error(error == .transactionIdNotFound ? .originalTransactionIdNotFound : error)
     case .success(let resolved): (snapshot, token) = resolved
+    }
+    guard id != snapshot.customer.appTransactionId else {
+      return .error(.appTransactionIdNotSupported)
     }
     guard let purchase = snapshot.customer.transactions.first(where: { $0.transactionId == id }),
       purchase.originalTransactionId == id
     else { return .error(.transactionIdIsNotOriginal) }
     guard purchase.ownership != .familyShared else { return .error(.familySharedTransaction) }
-    do throws(WorldFileError) {
+    if purchase.ownership == .other("ASSIGNED"), behaviour.assignedPurchaseToken == .refused {
+      return .error(.assignedTransactionNotSupported)
+    }
+    do {
       guard let position = try state.customerPosition(owning: id) else {
-        return .error(.transactionIdNotFound)
+        return .error(.originalTransactionIdNotFound)
       }
       _ = try state.setAppAccountToken(token, originalTransactionId: id, customerAt: position)
       return .empty
-    } catch {
+    } catch let error as WorldFileError {
       return .error(.unreadableWorld(error))
+    } catch {
+      return .error(
+        APIErrorAnswer(code: 5_000_000, message: "The simulator cannot keep the change: \(error)"))
     }
   }
 

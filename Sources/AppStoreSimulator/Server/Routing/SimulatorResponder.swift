@@ -26,9 +26,15 @@ final class SimulatorResponder: Sendable {
   private let productionFactory: PayloadFactory
   private let sandboxFactory: PayloadFactory
 
-  init(configuration: SimulatorConfiguration) {
+  /// Creates the responder.
+  ///
+  /// - Parameters:
+  ///   - configuration: the world, chain, key, limits, faults and clocks.
+  ///   - tokenLog: where token changes are kept across restarts, if anywhere.
+  init(configuration: SimulatorConfiguration, tokenLog: TokenChangeLog? = nil) {
     let state = SimulatorState(
-      world: configuration.world, file: configuration.worldFile, clock: configuration.clock)
+      world: configuration.world, file: configuration.worldFile, clock: configuration.clock,
+      tokenLog: tokenLog)
     self.state = state
     signed = SignedValues(
       chain: configuration.signingChain, cacheLimit: configuration.signedValueCacheLimit)
@@ -54,6 +60,28 @@ final class SimulatorResponder: Sendable {
 
   func factory(for environment: SimulatedEnvironment) -> PayloadFactory {
     environment == .production ? productionFactory : sandboxFactory
+  }
+
+  /// Opens the configured token log and makes its changes again, before the first request.
+  ///
+  /// - Parameter configuration: the configuration naming the log, if any.
+  /// - Returns: the responder.
+  /// - Throws: `SimulatorStartError` when the log cannot be read or the world file not read.
+  static func start(configuration: SimulatorConfiguration) throws(SimulatorStartError)
+    -> SimulatorResponder
+  {
+    guard let path = configuration.tokenLogPath else {
+      return SimulatorResponder(configuration: configuration)
+    }
+    let (log, changes) = try TokenChangeLog.open(path: path)
+    let responder = SimulatorResponder(configuration: configuration, tokenLog: log)
+    do {
+      try responder.state.replay(changes)
+    } catch {
+      throw SimulatorStartError(
+        "the changes of the token log \(path) cannot be made again: \(error)")
+    }
+    return responder
   }
 
   // MARK: - One request

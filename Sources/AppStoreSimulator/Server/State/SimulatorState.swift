@@ -49,6 +49,8 @@ final class SimulatorState: Sendable {
   private let shards: [Shard] = (0..<SimulatorState.shardCount).map { _ in Shard() }
   /// Counts the server's changes; taken before a shard's lock, never inside one.
   private let changes = Mutex<Int64>(0)
+  /// Where changes are kept across restarts, if anywhere; written under `changes`.
+  private let tokenLog: TokenChangeLog?
 
   /// Creates the state of a world held in memory, or of a world file read on demand.
   ///
@@ -56,7 +58,13 @@ final class SimulatorState: Sendable {
   ///   - world: the world; with `file`, only its header is used.
   ///   - file: the world's file, when its customers are read from it rather than `world`.
   ///   - clock: the App Store's clock, if not the world's.
-  init(world: World, file: WorldFile? = nil, clock: Timestamp? = nil) {
+  ///   - tokenLog: where token changes are kept across restarts, if anywhere (replay its
+  ///     changes with ``replay(_:)``).
+  init(
+    world: World, file: WorldFile? = nil, clock: Timestamp? = nil,
+    tokenLog: TokenChangeLog? = nil
+  ) {
+    self.tokenLog = tokenLog
     let header = file?.header ?? world
     let now = clock ?? header.now
     self.now = now
@@ -131,36 +139,73 @@ final class SimulatorState: Sendable {
 
   /// Sets the app account token of a purchase as Apple does: on its latest transaction at the
   /// world's clock (the purchase itself, or a subscription's latest renewal) and on any later
-  /// one, never on earlier renewals; records the change of each.
+  /// one, never on earlier renewals; records the change of each, and writes it to the token
+  /// log first, if there is one.
   ///
   /// - Returns: the modification.
-  /// - Throws: ``WorldFileError`` when the world file changed since the server started.
+  /// - Throws: ``WorldFileError`` when the world file changed since the server started,
+  ///   ``TokenChangeLog/Failure`` when the change cannot be written to the log (nothing is
+  ///   changed then).
   func setAppAccountToken(
     _ token: String, originalTransactionId: String, customerAt position: Int
-  ) throws(WorldFileError) -> Modification {
+  ) throws -> Modification {
     // Read before any lock: a read from the file must not hold the others up.
     let original = try generatedCustomer(at: position)
-    return changes.withLock { count in
+    return try changes.withLock { count throws(TokenChangeLog.Failure) -> Modification in
+      try tokenLog?.append(
+        .init(originalTransactionId: originalTransactionId, token: token, clock: now))
       count += 1
       let modification = Modification(version: count, at: now.adding(milliseconds: count))
-      shard(position).changed.withLock { changed in
-        var customer = changed[position] ?? Changed(customer: original, modifications: [:])
-        let purchase = customer.customer.transactions.indices.filter {
-          customer.customer.transactions[$0].originalTransactionId == originalTransactionId
-        }
-        let latest =
-          purchase.map { customer.customer.transactions[$0].purchaseDate }.filter { $0 <= now }
-          .max()
-        for offset in purchase
-        where latest.map({ customer.customer.transactions[offset].purchaseDate >= $0 }) ?? true {
-          customer.customer.transactions[offset].appAccountToken = token
-          customer.modifications[customer.customer.transactions[offset].transactionId] =
-            modification
-        }
-        customer.renewalModifications[originalTransactionId] = modification
-        changed[position] = customer
-      }
+      apply(
+        token, originalTransactionId: originalTransactionId, asOf: now, position: position,
+        original: original, modification: modification)
       return modification
+    }
+  }
+
+  /// Makes again the changes of a token log, in their order, each as of its own clock: what a
+  /// simulator started again holds. Changes made at a later clock than this server's are not
+  /// part of its world yet, and are left out.
+  ///
+  /// - Parameter logged: the log's changes, oldest first.
+  /// - Throws: ``WorldFileError`` when the world file cannot be read.
+  func replay(_ logged: [TokenChangeLog.Change]) throws(WorldFileError) {
+    for change in logged where change.clock <= now {
+      guard let position = try customerPosition(owning: change.originalTransactionId) else {
+        continue
+      }
+      let original = try generatedCustomer(at: position)
+      changes.withLock { count in
+        count += 1
+        apply(
+          change.token, originalTransactionId: change.originalTransactionId, asOf: change.clock,
+          position: position, original: original,
+          modification: Modification(version: count, at: now.adding(milliseconds: count)))
+      }
+    }
+  }
+
+  /// Sets `token` on the purchase's latest transaction at `instant` and every later one.
+  private func apply(
+    _ token: String, originalTransactionId: String, asOf instant: Timestamp, position: Int,
+    original: Customer, modification: Modification
+  ) {
+    shard(position).changed.withLock { changed in
+      var customer = changed[position] ?? Changed(customer: original, modifications: [:])
+      let purchase = customer.customer.transactions.indices.filter {
+        customer.customer.transactions[$0].originalTransactionId == originalTransactionId
+      }
+      let latest =
+        purchase.map { customer.customer.transactions[$0].purchaseDate }.filter { $0 <= instant }
+        .max()
+      for offset in purchase
+      where latest.map({ customer.customer.transactions[offset].purchaseDate >= $0 }) ?? true {
+        customer.customer.transactions[offset].appAccountToken = token
+        customer.modifications[customer.customer.transactions[offset].transactionId] =
+          modification
+      }
+      customer.renewalModifications[originalTransactionId] = modification
+      changed[position] = customer
     }
   }
 
