@@ -17,7 +17,7 @@ struct ReceiptMigrate: AsyncParsableCommand {
       MigrateCommand.self, AuditCommand.self, IngestCommand.self, BackfillCommand.self,
       CompareCommand.self,
       ReportCommand.self, ExplainCommand.self, ReceiptCommand.self, DecodeCommand.self,
-      LookupCommand.self, LinkCommand.self,
+      LookupCommand.self, LinkCommand.self, NotificationsCommand.self,
       SimulatorCommand.self,
       BenchCommand.self,
     ]

@@ -18,6 +18,7 @@ final class TerminalProgressObserver: ProgressObserver {
   /// The counters each stage shows from the start, even at zero.
   private static let counters = [
     "ingest": ["quarantined"], "backfill": ["requests", "429s", "retries", "failures"],
+    "replay": ["accepted", "failed", "in doubt"],
   ]
 
   init(logInterval: Duration = .seconds(10)) {
