@@ -155,6 +155,7 @@ struct NotificationReplayEndToEndTests {
     let lost = try Self.lost(in: report)
     #expect(lost.count >= 6, "the world lost only \(lost.count) notifications")
     guard lost.count >= 6 else { return }
+    #expect(audit.standardOutput.contains("notifications replay --to URL --run \(runId)"))
 
     let receiver = try Receiver()
     defer { receiver.stop() }
@@ -240,6 +241,13 @@ struct NotificationReplayEndToEndTests {
     #expect(runs[3] == [uuids[2]])
     // Every notification reached the endpoint; only those refused or in doubt went twice.
     #expect(Set(judged.compactMap { $0 }) == Set(uuids))
+
+    // The reports and explain name the command, and explain lists the account's lost ones.
+    let markdown = try String(
+      contentsOf: report.appendingPathComponent("summary.md"), encoding: .utf8)
+    #expect(markdown.contains("`receipt-migrate notifications replay --to URL --run \(runId)`"))
+    let html = try String(contentsOf: report.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(html.contains("receipt-migrate notifications replay --to URL --run \(runId)"))
   }
 
   @Test("a URL that is not http or https is a usage error; an unknown run a configuration error")

@@ -30,6 +30,16 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
     public var onlyNew: Bool
     /// The categories that count.
     public var categories: Set<DiscrepancyCategory>
+    /// The categories as the user named them: `any`, an impact or a category.
+    public var name: String = ""
+
+    /// What the selector counts, in words that name its side: `new table findings`,
+    /// `primary loses_access`, `new primary refund_missed`.
+    public var meaning: String {
+      let side = self.side == .primary ? "primary" : "table"
+      let what = name == "any" ? "findings" : name
+      return (onlyNew ? "new " : "") + side + " " + what
+    }
   }
 
   /// An account's categories in the previous run.
@@ -84,7 +94,8 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
             + "each optionally after table: (the team table's category) and new: (only accounts "
             + "that entered it since the previous run)")
       }
-      selectors.append(Selector(side: side, onlyNew: onlyNew, categories: categories))
+      selectors.append(
+        Selector(side: side, onlyNew: onlyNew, categories: categories, name: String(rest)))
     }
     guard !selectors.isEmpty else {
       throw Failure(description: "--fail-on needs at least one category")
@@ -164,4 +175,12 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
 
   /// `refund_missed,stale_expired > 3`.
   public var description: String { expression }
+
+  /// What the policy counts, naming each selector's side (primary: the old logic against the
+  /// App Store; table: the team's table against it) and whether only new findings count:
+  /// `new table findings or primary loses_access`. Reports print it beside the count, so an
+  /// alarm says which side it read.
+  public var meaning: String {
+    selectors.map(\.meaning).joined(separator: " or ")
+  }
 }

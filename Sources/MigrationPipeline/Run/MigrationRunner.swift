@@ -238,7 +238,9 @@ public struct MigrationRunner: Sendable {
       teamTableFile: recipe.teamTableFile,
       failOn: failOn.map {
         FailOnThreshold(
-          expression: $0.policy.expression, isCrossed: $0.isCrossed(previous: difference?.previous))
+          expression: $0.policy.expression, isCrossed: $0.isCrossed(previous: difference?.previous),
+          counted: $0.count(previous: difference?.previous), tolerated: $0.policy.threshold,
+          counts: $0.policy.meaning)
       })
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts

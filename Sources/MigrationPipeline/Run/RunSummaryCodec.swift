@@ -49,6 +49,9 @@ public enum RunSummaryCodec {
       writer.beginObject()
       writer.field("expression", failOn.expression)
       writer.field("crossed", failOn.isCrossed)
+      writer.field("counted", failOn.counted)
+      writer.field("tolerated", failOn.tolerated)
+      writer.field("counts", failOn.counts)
       writer.endObject()
     } else {
       writer.null()
@@ -99,6 +102,7 @@ public enum RunSummaryCodec {
     writer.field("run_id", since.previousRunId)
     writer.field("as_of_ms", since.previousAsOf.millisecondsSince1970)
     writer.field("new_accounts", since.newAccounts)
+    writer.field("accounts_with_new_findings", since.accountsWithNewFindings)
     func counts(_ name: String, _ counts: ChangeCounts?) {
       writer.key(name)
       guard let counts else { return writer.null() }
@@ -147,7 +151,8 @@ public enum RunSummaryCodec {
       previousRunId: runId,
       previousAsOf: Timestamp(millisecondsSince1970: value["as_of_ms"]?.int64Value ?? 0),
       primary: counts("primary") ?? ChangeCounts(), table: counts("table"),
-      newAccounts: Int(value["new_accounts"]?.int64Value ?? 0))
+      newAccounts: Int(value["new_accounts"]?.int64Value ?? 0),
+      accountsWithNewFindings: value["accounts_with_new_findings"]?.int64Value.map { Int($0) })
   }
 
   /// One endpoint's statistics as JSON, as stored per run in `request_counters`.
@@ -237,7 +242,10 @@ public enum RunSummaryCodec {
     let failOn = value["fail_on"].flatMap { failOn -> FailOnThreshold? in
       guard let expression = failOn["expression"]?.stringValue else { return nil }
       return FailOnThreshold(
-        expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false)
+        expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false,
+        counted: failOn["counted"]?.int64Value.map { Int($0) },
+        tolerated: Int(failOn["tolerated"]?.int64Value ?? 0),
+        counts: failOn["counts"]?.stringValue)
     }
     var summary = RunSummary(
       runId: runId, toolVersion: value["tool_version"]?.stringValue ?? "",

@@ -1,5 +1,9 @@
 /// Sentences about what changed since the previous run and about the refresh, shared by the
 /// terminal, Markdown and HTML renderers so they say the same thing.
+///
+/// Two sides can change, and every count says which: *primary* (the old receipt logic against
+/// the App Store) and *your table* (the team's entitlement table against the App Store) — the
+/// same two sides `--fail-on` reads without and with `table:`.
 enum ChangeText {
   /// "12 new findings, 5 resolved, 3 changed category, 80 persisting".
   static func counts(_ counts: ChangeCounts) -> String {
@@ -11,16 +15,42 @@ enum ChangeText {
     ].joined(separator: ", ")
   }
 
-  /// "Since run X (as of 2025-11-01T00:00:00Z): …; your table: …".
+  /// "Since run X (as of 2025-11-01T00:00:00Z): primary: …; your table: …".
   static func headline(_ since: RunChangeCounts) -> String {
     var text =
-      "Since run \(since.previousRunId) (as of \(since.previousAsOf.iso8601)): "
+      "Since run \(since.previousRunId) (as of \(since.previousAsOf.iso8601)): primary: "
       + counts(since.primary)
     if let table = since.table { text += "; your table: " + counts(table) }
     if since.newAccounts > 0 {
       text += "; \(ReportFormatting.accounts(since.newAccounts)) new to the store"
     }
     return text
+  }
+
+  /// The audit's lead: "New findings: 3 accounts — 2 primary (the old logic against the App
+  /// Store), 1 in your table".
+  static func newFindings(_ since: RunChangeCounts) -> String {
+    let primary = since.primary[.newFinding]
+    guard let table = since.table?[.newFinding] else {
+      return "New findings: \(ReportFormatting.accounts(primary)) (primary: the old logic "
+        + "against the App Store)"
+    }
+    let sides =
+      "\(ReportFormatting.count(primary)) primary (the old logic against the App Store), "
+      + "\(ReportFormatting.count(table)) in your table"
+    guard let either = since.accountsWithNewFindings else { return "New findings: " + sides }
+    return "New findings: \(ReportFormatting.accounts(either)) — " + sides
+  }
+
+  /// "Resolved: 1 primary, 1 in your table; changed category: 3 primary, 3 in your table".
+  static func otherMoves(_ since: RunChangeCounts) -> String {
+    func sides(_ kind: ChangeKind) -> String {
+      "\(ReportFormatting.count(since.primary[kind])) primary"
+        + (since.table.map { ", \(ReportFormatting.count($0[kind])) in your table" } ?? "")
+    }
+    return "Resolved: \(sides(.resolved)); changed category: \(sides(.categoryChanged))"
+      + (since.newAccounts > 0
+        ? "; \(ReportFormatting.accounts(since.newAccounts)) new to the store" : "")
   }
 
   /// The most changes listed in the terminal and in summary.md; the CSV holds them all.

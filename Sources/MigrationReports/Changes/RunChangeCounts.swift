@@ -13,16 +13,28 @@ public struct RunChangeCounts: Hashable, Sendable {
   public var table: ChangeCounts?
   /// Accounts the previous run did not have.
   public var newAccounts: Int
+  /// Accounts with a new finding on either side (primary or table), each counted once; `nil`
+  /// for a summary stored before it was kept.
+  public var accountsWithNewFindings: Int?
 
   /// Creates counts.
+  ///
+  /// - Parameters:
+  ///   - previousRunId: the run compared with.
+  ///   - previousAsOf: its comparison instant.
+  ///   - primary: moves of the primary category.
+  ///   - table: moves of the table's category, when both runs compared a table.
+  ///   - newAccounts: accounts the previous run did not have.
+  ///   - accountsWithNewFindings: accounts with a new finding on either side, when known.
   public init(
     previousRunId: String, previousAsOf: Timestamp, primary: ChangeCounts, table: ChangeCounts?,
-    newAccounts: Int
+    newAccounts: Int, accountsWithNewFindings: Int? = nil
   ) {
     self.previousRunId = previousRunId
     self.previousAsOf = previousAsOf
     self.primary = primary
     self.table = table
     self.newAccounts = newAccounts
+    self.accountsWithNewFindings = accountsWithNewFindings
   }
 }

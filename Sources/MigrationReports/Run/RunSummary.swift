@@ -74,6 +74,16 @@ public struct RunSummary: Hashable, Sendable {
     self.failOn = failOn
   }
 
+  /// Whether the run is a nightly audit: its reports are titled as one and lead with what
+  /// changed since the last run and how current the App Store data is.
+  ///
+  /// Told from what the summary holds: the run refreshed the App Store side of a store that an
+  /// earlier run had compared (``refresh`` and ``since`` both set), which is what `audit` does
+  /// every night — and what a repeated `migrate` does too, which is an audit in all but name.
+  /// Every renderer asks only this property, so a summary that records the command that made
+  /// the run can decide it from that instead, here.
+  public var isAudit: Bool { refresh != nil && since != nil }
+
   /// Whether the team's own entitlement table was compared.
   public var comparedTeamTable: Bool { teamTableFile != nil }
 
