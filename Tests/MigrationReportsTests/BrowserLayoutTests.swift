@@ -23,20 +23,21 @@ extension ReportInChromium {
     @Test(
       "the page fits the window, text is at least 14 px, chart labels 11 px, accounts are cards on a phone",
       arguments: [Scenario.simulated, .audit], [390, 768, 1280])
-    func layout(scenario: Scenario, width: Int) throws {
-      let measured = try BrowserTests.withReport(scenario) { directory in
-        let steps = try BrowserHarness.run(reportIn: directory, width: width, steps: [.layout])
+    func layout(scenario: Scenario, width: Int) async throws {
+      let measured = try await BrowserTests.withReport(scenario) { directory in
+        let steps = try await BrowserHarness.run(
+          reportIn: directory, width: width, steps: [.layout])
         try FileManager.default.createDirectory(
           at: Self.screenshots, withIntermediateDirectories: true)
         let page = URL(fileURLWithPath: directory + "/report.html")
         let shot = Self.screenshots.appendingPathComponent("\(scenario.rawValue)-\(width).png")
-        try Chromium.screenshot(of: page, to: shot.path, width: width, height: 2400)
+        try await Chromium.screenshot(of: page, to: shot.path, width: width, height: 2400)
         if width == 390 {
           // The view a phone shows after following the first line of "what to do first".
           let first = ActionList.of(
             ReportStatistics(comparisons: scenario.comparisons, topExplanationCount: 0),
             summary: scenario.summary, lostNotifications: scenario.summary.lostNotifications)[0]
-          try BrowserHarness.screenshot(
+          try await BrowserHarness.screenshot(
             reportIn: directory, fragment: String(first.target.fragment.dropFirst()), width: 390,
             height: 844,
             to: Self.screenshots.appendingPathComponent("\(scenario.rawValue)-390-first-action.png")

@@ -99,7 +99,7 @@ extension ReportInChromium {
 
     /// The paths of a scenario, followed one after the other in one browser, each from a fresh
     /// load of the page; the state after each click.
-    static func followed(_ scenario: Scenario, width: Int) throws -> [(Path, [String: Any])] {
+    static func followed(_ scenario: Scenario, width: Int) async throws -> [(Path, [String: Any])] {
       let paths = Self.paths.filter { $0.scenario == scenario }
       let steps = paths.flatMap { path -> [BrowserHarness.Step] in
         let selector = width == 390 ? path.narrowSelector ?? path.selector : path.selector
@@ -107,8 +107,8 @@ extension ReportInChromium {
         let index = path.name.hasPrefix("resolved") ? 4 : 0
         return [.open(""), .click(selector, index: index)]
       }
-      let measured = try BrowserTests.withReport(scenario) { directory in
-        try BrowserHarness.run(reportIn: directory, width: width, steps: steps)
+      let measured = try await BrowserTests.withReport(scenario) { directory in
+        try await BrowserHarness.run(reportIn: directory, width: width, steps: steps)
       }
       return paths.enumerated().map { ($1, measured[2 * $0 + 1]) }
     }
@@ -116,8 +116,8 @@ extension ReportInChromium {
     @Test(
       "following a link filters the list, scrolls to it and focuses it",
       arguments: [Scenario.simulated, .audit], [390, 1280])
-    func follow(scenario: Scenario, width: Int) throws {
-      for (path, after) in try Self.followed(scenario, width: width) {
+    func follow(scenario: Scenario, width: Int) async throws {
+      for (path, after) in try await Self.followed(scenario, width: width) {
         let name = "\(path.name) at \(width) px"
         #expect(after["error"] == nil || after["error"] is NSNull, "\(name)")
         #expect(
@@ -166,9 +166,9 @@ extension ReportInChromium {
     @Test(
       "the search finds account, category, product, transaction, original transaction and customer ids, and words"
     )
-    func search() throws {
-      let measured = try BrowserTests.withReport { directory in
-        try BrowserHarness.run(
+    func search() async throws {
+      let measured = try await BrowserTests.withReport { directory in
+        try await BrowserHarness.run(
           reportIn: directory, width: 1280, steps: Self.searches.map { .type($0.0) })
       }
       for ((text, account), after) in zip(Self.searches, measured) {
@@ -183,9 +183,9 @@ extension ReportInChromium {
 
     @Test(
       "the keyboard alone: tab stops, Enter goes to the first account, Escape clears the filter")
-    func keyboard() throws {
-      let steps = try BrowserTests.withReport(.audit) { directory in
-        try BrowserHarness.run(
+    func keyboard() async throws {
+      let steps = try await BrowserTests.withReport(.audit) { directory in
+        try await BrowserHarness.run(
           reportIn: directory, fragment: "action=table_wrong", width: 1280,
           steps: [
             .focusables, .type("acct-10"), .key("Enter", on: "#filter-account"),

@@ -17,14 +17,14 @@ extension ReportInChromium {
     /// Writes a scenario's report into a new temporary directory, calls `body` with the
     /// directory, and removes it afterwards.
     static func withReport<Result>(
-      _ scenario: Scenario = .simulated, _ body: (String) throws -> Result
-    ) throws -> Result {
+      _ scenario: Scenario = .simulated, _ body: (String) async throws -> Result
+    ) async throws -> Result {
       let directory = try TemporaryDirectory.make()
       defer { TemporaryDirectory.remove(directory) }
       try ReportWriter.write(
         summary: scenario.summary, comparisons: scenario.comparisons, context: scenario.context,
         to: directory)
-      return try body(directory)
+      return try await body(directory)
     }
 
     /// The opening tags of the account rows, `hidden=""` included when the filter hid one.
@@ -46,9 +46,9 @@ extension ReportInChromium {
     }
 
     @Test("the charts are drawn, every account has a row, and the script ran cleanly")
-    func rendersFully() throws {
-      let dom = try Self.withReport {
-        try Chromium.dumpDOM(of: URL(fileURLWithPath: $0 + "/report.html"))
+    func rendersFully() async throws {
+      let dom = try await Self.withReport {
+        try await Chromium.dumpDOM(of: URL(fileURLWithPath: $0 + "/report.html"))
       }
       #expect(Self.attribute("data-ready", ofBodyIn: dom) == "true")
       #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
@@ -113,10 +113,10 @@ extension ReportInChromium {
     ]
 
     @Test("the filters and the search in the address hide exactly the other rows")
-    func filters() throws {
+    func filters() async throws {
       // One browser: each address is a fresh load of the page.
-      let measured = try Self.withReport { directory in
-        try BrowserHarness.run(
+      let measured = try await Self.withReport { directory in
+        try await BrowserHarness.run(
           reportIn: directory, width: 1280, steps: Self.fragments.map { .open($0.0) })
       }
       for ((fragment, visible), page) in zip(Self.fragments, measured) {
@@ -130,11 +130,11 @@ extension ReportInChromium {
     }
 
     @Test("a sort in the fragment orders the rows and marks the column")
-    func sorting() throws {
-      let dom = try Self.withReport { directory in
+    func sorting() async throws {
+      let dom = try await Self.withReport { directory in
         let page = URL(fileURLWithPath: directory + "/report.html")
         let url = try #require(URL(string: page.absoluteString + "#category=&sort=account-desc"))
-        return try Chromium.dumpDOM(of: url)
+        return try await Chromium.dumpDOM(of: url)
       }
       #expect(Self.attribute("data-error", ofBodyIn: dom) == nil)
       #expect(Self.attribute("data-sorted", ofBodyIn: dom) == "account desc")

@@ -64,13 +64,13 @@ struct NotificationReplayEndToEndTests {
     var requests: [Request] { log.state.withLock { $0.requests } }
 
     /// Waits until `count` requests have arrived in all.
-    func waitForRequests(_ count: Int) throws {
+    func waitForRequests(_ count: Int) async throws {
       let deadline = ContinuousClock.now + .seconds(120)
       while requests.count < count {
         guard ContinuousClock.now < deadline else {
           throw Failure("only \(requests.count) of \(count) requests arrived")
         }
-        usleep(10_000)
+        try await Task.sleep(for: .milliseconds(10))
       }
     }
 
@@ -131,20 +131,20 @@ struct NotificationReplayEndToEndTests {
     "lost notifications reach a loopback receiver as Apple sends them; a rerun after kill -9 sends nothing twice; 4xx and 5xx are journaled and sent again",
     .enabled(if: ApplesPythonLibrary.python != nil, "\(ApplesPythonLibrary.missingMessage)"),
     .timeLimit(.minutes(5)))
-  func replay() throws {
+  func replay() async throws {
     let directory = try TemporaryDirectory.make(prefix: "replay")
     defer { TemporaryDirectory.remove(directory) }
     // A month of nights in one audit: Apple fails to deliver a few notifications.
-    let generated = try Tool.run(
+    let generated = try await Tool.complete(
       [
         "simulator", "generate", "--accounts", "300", "--seed", "31", "--days-after", "30",
         "--out", "world",
       ], in: directory)
     #expect(generated.status == 0, "\(generated.standardError)")
-    let migrate = try Tool.run(
+    let migrate = try await Tool.complete(
       ["migrate", "--world", "world", "--db", "store.sqlite", "--reports", "r"], in: directory)
     #expect(migrate.status == 0, "\(migrate.standardError)")
-    let audit = try Tool.run(
+    let audit = try await Tool.complete(
       [
         "audit", "--world", "world", "--clock", "2025-12-01T00:00:00Z", "--db", "store.sqlite",
         "--reports", "r",
@@ -159,8 +159,8 @@ struct NotificationReplayEndToEndTests {
 
     let receiver = try Receiver()
     defer { receiver.stop() }
-    func replay(_ extra: [String] = []) throws -> Tool.Result {
-      try Tool.run(
+    func replay(_ extra: [String] = []) async throws -> Tool.Result {
+      try await Tool.complete(
         ["notifications", "replay", "--to", receiver.url, "--db", "store.sqlite", "--rate", "50"]
           + extra, in: directory)
     }
@@ -171,7 +171,7 @@ struct NotificationReplayEndToEndTests {
       ["notifications", "replay", "--to", receiver.url, "--db", "store.sqlite", "--rate", "50"],
       in: directory)
     defer { Tool.stop(killed) }
-    try receiver.waitForRequests(3)
+    try await receiver.waitForRequests(3)
     kill(killed.processIdentifier, SIGKILL)
     killed.waitUntilExit()
     #expect(killed.terminationReason == .uncaughtSignal)
@@ -181,7 +181,7 @@ struct NotificationReplayEndToEndTests {
     // 2. The rerun: nothing sent twice. The third is in doubt and held back; the fourth is
     //    refused with a 500 and the fifth with a 400; the rest are accepted. Exit 4.
     receiver.answer([500, 400])
-    let rerun = try replay(["--run", runId])
+    let rerun = try await replay(["--run", runId])
     #expect(rerun.status == 4, "\(rerun.standardOutput)\(rerun.standardError)")
     #expect(rerun.standardOutput.contains("In doubt, not sent again: \(lost[2].uuid)"))
     #expect(rerun.standardOutput.contains("refused: HTTP 500"))
@@ -190,7 +190,7 @@ struct NotificationReplayEndToEndTests {
     #expect(secondRun == lost.count - 3)
 
     // The journal, as a dry run reads it: where each notification stands now.
-    let plan = try replay(["--dry-run"])
+    let plan = try await replay(["--dry-run"])
     #expect(plan.status == 0, "\(plan.standardError)")
     let standing = Dictionary(
       uniqueKeysWithValues: plan.standardOutput.split(separator: "\n").compactMap { line in
@@ -202,21 +202,21 @@ struct NotificationReplayEndToEndTests {
     #expect(standing[lost[4].uuid]?.contains("send again (HTTP 400") == true)
     #expect(standing[lost[5].uuid]?.contains("nothing: accepted") == true)
     // --since selects by the signing instant.
-    let since = try replay(["--dry-run", "--since", lost[4].signedAt])
+    let since = try await replay(["--dry-run", "--since", lost[4].signedAt])
     #expect(since.standardOutput.contains("\(lost.count - 4) lost notification(s) signed since"))
 
     // 3. Again: only the two refused are sent. The one in doubt still holds it at exit 4.
-    let third = try replay()
+    let third = try await replay()
     #expect(third.status == 4, "\(third.standardOutput)")
     let thirdRun = receiver.requests.count - firstRun - secondRun
     #expect(thirdRun == 2)
 
     // 4. The operator checked their server and asks for the one in doubt: exit 0, all accepted.
-    let last = try replay(["--resend-unconfirmed"])
+    let last = try await replay(["--resend-unconfirmed"])
     #expect(last.status == 0, "\(last.standardOutput)\(last.standardError)")
     let fourthRun = receiver.requests.count - firstRun - secondRun - thirdRun
     #expect(fourthRun == 1)
-    let nothingLeft = try replay()
+    let nothingLeft = try await replay()
     #expect(nothingLeft.status == 0)
     #expect(receiver.requests.count == firstRun + secondRun + thirdRun + fourthRun)
 
@@ -251,28 +251,28 @@ struct NotificationReplayEndToEndTests {
   }
 
   @Test("a URL that is not http or https is a usage error; an unknown run a configuration error")
-  func refusals() throws {
+  func refusals() async throws {
     let directory = try TemporaryDirectory.make(prefix: "replay-refusals")
     defer { TemporaryDirectory.remove(directory) }
-    let ftp = try Tool.run(
+    let ftp = try await Tool.complete(
       ["notifications", "replay", "--to", "ftp://example.com/x", "--db", "store.sqlite"],
       in: directory)
     #expect(ftp.status == 2, "\(ftp.standardError)")
     #expect(ftp.standardError.contains("must be https (or http)"))
-    let both = try Tool.run(
+    let both = try await Tool.complete(
       [
         "notifications", "replay", "--to", "https://example.com/x", "--run", "a", "--since",
         "2025-01-01",
       ], in: directory)
     #expect(both.status == 2)
     // A store that exists but has no such run.
-    let generated = try Tool.run(
+    let generated = try await Tool.complete(
       ["simulator", "generate", "--accounts", "5", "--seed", "2", "--out", "world"], in: directory)
     #expect(generated.status == 0)
-    let migrate = try Tool.run(
+    let migrate = try await Tool.complete(
       ["migrate", "--world", "world", "--db", "store.sqlite", "--reports", "r"], in: directory)
     #expect(migrate.status == 0, "\(migrate.standardError)")
-    let unknown = try Tool.run(
+    let unknown = try await Tool.complete(
       [
         "notifications", "replay", "--to", "https://example.com/x", "--run", "no-such-run",
         "--db", "store.sqlite",
@@ -280,7 +280,7 @@ struct NotificationReplayEndToEndTests {
     #expect(unknown.status == 3, "\(unknown.standardError)")
     #expect(unknown.standardError.contains("has no run with that id"))
     // Nothing lost: nothing to send, exit 0, and no request made.
-    let nothing = try Tool.run(
+    let nothing = try await Tool.complete(
       ["notifications", "replay", "--to", "https://127.0.0.1:9/x", "--db", "store.sqlite"],
       in: directory)
     #expect(nothing.status == 0, "\(nothing.standardOutput)\(nothing.standardError)")

@@ -55,7 +55,7 @@ enum BrowserHarness {
   static func run(
     reportIn directory: String, fragment: String = "", width: Int, height: Int = 800,
     steps: [Step]
-  ) throws -> [[String: Any]] {
+  ) async throws -> [[String: Any]] {
     let plan = try JSONSerialization.data(withJSONObject: steps.map(\.json))
     let page = harnessPage(
       source: "report.html" + (fragment.isEmpty ? "" : "#" + fragment), width: width,
@@ -63,7 +63,7 @@ enum BrowserHarness {
     let path = directory + "/harness.html"
     try Data(page.utf8).write(to: URL(fileURLWithPath: path))
     // Virtual time: it stands still while the browser loads, so several loads fit.
-    let dom = try Chromium.dumpDOM(
+    let dom = try await Chromium.dumpDOM(
       of: URL(fileURLWithPath: path), width: max(1400, width + 100), allowFileAccess: true,
       virtualTimeBudget: 5_000 * (1 + steps.count { if case .open = $0 { true } else { false } }))
     guard let start = dom.range(of: "<pre id=\"result\">"),
@@ -91,14 +91,14 @@ enum BrowserHarness {
   /// does.)
   static func screenshot(
     reportIn directory: String, fragment: String = "", width: Int, height: Int, to path: String
-  ) throws {
+  ) async throws {
     let frame = directory + "/frame.html"
     let page =
       "<!DOCTYPE html><html><body style=\"margin:0\"><iframe src=\"report.html"
       + (fragment.isEmpty ? "" : "#" + fragment)
       + "\" style=\"width:\(width)px;height:\(height)px;border:0;display:block\"></iframe></body></html>"
     try Data(page.utf8).write(to: URL(fileURLWithPath: frame))
-    try Chromium.screenshot(
+    try await Chromium.screenshot(
       of: URL(fileURLWithPath: frame), to: path, width: width, height: height,
       allowFileAccess: true)
   }
