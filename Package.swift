@@ -128,7 +128,11 @@ let package = Package(
         "AppStoreServerAPI", "HTTPServer", "TestDirectories", "CSVReference",
       ]
     ),
-    .testTarget(name: "ReceiptMigrateTests", dependencies: ["receipt-migrate", "TestDirectories"]),
+    .testTarget(
+      name: "ReceiptMigrateTests",
+      dependencies: ["receipt-migrate", "TestDirectories", "HTTPServer", "ApplesLibrary"],
+      // Run by NotificationReplayEndToEndTests with the Python of .venv-conformance/.
+      exclude: ["verify_replayed_notifications.py"]),
     .testTarget(
       name: "EndToEndTests",
       dependencies: [
@@ -148,7 +152,7 @@ let package = Package(
       name: "AppStoreSimulatorTests",
       dependencies: [
         "AppStoreSimulator", "LegacyReceipts", "Chronology", "AppStoreServerAPI", "CryptoSupport",
-        "HTTPServer", "JSON", "TestDirectories",
+        "HTTPServer", "JSON", "TestDirectories", "ApplesLibrary",
       ],
       // Run by AppleConformanceTests with the Python of .venv-conformance/.
       exclude: ["Conformance/apple_conformance.py"]),
@@ -163,10 +167,12 @@ let package = Package(
       exclude: ["Fixtures"]
     ),
 
-    // Test support shared by test targets: golden files read from the source tree, and
-    // temporary directories removed when their test ends.
+    // Test support shared by test targets: golden files read from the source tree, temporary
+    // directories removed when their test ends, and Apple's Python library.
     .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
     .target(name: "TestDirectories", path: "Tests/TestDirectories"),
+    // Apple's app-store-server-library, as the tests that let Apple's code judge ours run it.
+    .target(name: "ApplesLibrary", path: "Tests/ApplesLibrary"),
     // The plain CSV splitting the team-table code is checked against, by the unit tests and by
     // the team-table fuzz target (Scripts/fuzz compiles CSVReference.swift and SplitMix.swift
     // into the harness), and Python's csv module with the random CSV it is judged on.

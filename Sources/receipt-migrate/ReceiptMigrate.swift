@@ -18,7 +18,7 @@ struct ReceiptMigrate: AsyncParsableCommand {
       CompareCommand.self,
       ReportCommand.self, RunsCommand.self, RecipeCommand.self, ExplainCommand.self,
       ReceiptCommand.self, DecodeCommand.self,
-      LookupCommand.self, LinkCommand.self,
+      LookupCommand.self, LinkCommand.self, NotificationsCommand.self,
       SimulatorCommand.self,
       BenchCommand.self,
     ]

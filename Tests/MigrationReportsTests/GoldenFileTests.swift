@@ -25,6 +25,23 @@ struct GoldenFileTests {
     try Golden.check(Array(text.utf8), against: "explain/\(name).txt")
   }
 
+  @Test("explain lists the lost notifications of the account's customers, pseudonymised with it")
+  func explainLostNotifications() throws {
+    let comparison = try #require(SampleWorld.comparisons.first { $0.accountId == "acct-1018" })
+    let lost = SampleWorld.auditContext.lostNotifications.filter {
+      $0.accounts.contains("acct-1018")
+    }
+    let text = ExplainRenderer.render(
+      comparison, asOf: SampleWorld.asOf, lostNotifications: lost)
+    try Golden.check(Array(text.utf8), against: "explain/shared-lost-notifications.txt")
+    #expect(text.contains("DID_FAIL_TO_RENEW/GRACE_PERIOD"))
+    let pseudonymizer = try Pseudonymizer(salt: SampleWorld.salt)
+    let redacted = ExplainRenderer.render(
+      comparison, asOf: SampleWorld.asOf, pseudonymizer: pseudonymizer, lostNotifications: lost)
+    #expect(!redacted.contains("acct-1019") && !redacted.contains("7000000000000018"))
+    #expect(redacted.contains(pseudonymizer.pseudonym(forCustomer: "7000000000000018")))
+  }
+
   @Test("explain pseudonymises like the report does")
   func explainRedacted() throws {
     let comparison = try #require(SampleWorld.comparisons.first { $0.accountId == "acct-1019" })

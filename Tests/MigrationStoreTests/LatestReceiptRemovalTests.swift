@@ -67,7 +67,8 @@ struct LatestReceiptRemovalTests {
       }
       for (account, hash) in hashes { #expect(stored[account]?.hash == hash, "\(account)") }
       #expect(
-        try check.firstRow("SELECT MAX(version) FROM schema_version") { try $0.int(at: 0) } == MigrationStore.schemaVersion)
+        try check.firstRow("SELECT MAX(version) FROM schema_version") { try $0.int(at: 0) }
+          == MigrationStore.schemaVersion)
     }
   }
 }

@@ -6,6 +6,8 @@ import MigrationStore
 enum SchemaRollback {
   /// What undoes each version, by version.
   static let undo: [Int: String] = [
+    // Schema 14 added the journal of `notifications replay`.
+    14: "DROP TABLE notification_replays;",
     // Schema 13 rebuilt the link tables with their journal states: back to version 5's, empty.
     13: """
     DROP TABLE link_writes;

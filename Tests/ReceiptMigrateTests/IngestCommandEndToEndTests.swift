@@ -57,6 +57,20 @@ struct Tool {
     process.waitUntilExit()
   }
 
+  /// ``run(_:in:environment:)`` on a Dispatch thread: the test waits for the tool without holding
+  /// one of Swift's cooperative threads (as many as cores, two on the project's machine), on
+  /// which every other test — and its time limit — counts.
+  static func complete(
+    _ arguments: [String], in directory: URL, environment: [String: String] = [:]
+  ) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(
+          with: Swift.Result { try run(arguments, in: directory, environment: environment) })
+      }
+    }
+  }
+
   /// Runs the tool to completion.
   ///
   /// Started with `posix_spawn`, not Foundation's `Process`: this test process holds a couple

@@ -167,10 +167,12 @@ struct MigrateCommandEndToEndTests {
     #expect(within.status == 0, "\(within.standardError)")
     #expect(within.standardOutput.contains("Requests: none sent by this run."))
 
-    // report --run writes the same bytes again.
+    // report --run writes the same bytes again. (The second run of a store that refreshed is
+    // titled as an audit: "Audit run <id>: …".)
     let runId = try #require(
-      within.standardOutput.split(separator: "\n").first { $0.hasPrefix("Run ") }?
-        .split(separator: " ")[1].dropLast())
+      within.standardOutput.split(separator: "\n").first {
+        $0.hasPrefix("Run ") || $0.hasPrefix("Audit run ")
+      }?.split(separator: ":")[0].split(separator: " ").last)
     let folder = directory.appendingPathComponent("Reports/\(runId)")
     let before = try Data(contentsOf: folder.appendingPathComponent("report.html"))
     try FileManager.default.removeItem(at: folder)

@@ -41,6 +41,7 @@ public struct RunDifference: Sendable {
     var changes: [AccountChange] = []
     var previous: [AccountKey: FailOnPolicy.Previous] = [:]
     var newAccounts = 0
+    var accountsWithNewFindings = 0
 
     mutating func add(_ account: CategoryPairRow) {
       if account.earlierCategory == nil { newAccounts += 1 }
@@ -63,6 +64,9 @@ public struct RunDifference: Sendable {
         }
       }
       if change.primary != nil || change.table != nil { changes.append(change) }
+      if change.primary?.kind == .newFinding || change.table?.kind == .newFinding {
+        accountsWithNewFindings += 1
+      }
       if let before = account.earlierCategory, wanted.contains(AccountKey(account.accountId)) {
         previous[AccountKey(account.accountId)] = FailOnPolicy.Previous(
           category: DiscrepancyCategory(rawValue: before),
@@ -77,7 +81,8 @@ public struct RunDifference: Sendable {
           previousAsOf: Timestamp(millisecondsSince1970: earlier.asOfMilliseconds),
           primary: inputs.primaryComparable ? ChangeCounts(byKind: primary) : nil,
           table: inputs.tableComparable ? ChangeCounts(byKind: table) : nil,
-          newAccounts: newAccounts, inputDifferences: inputs.differences),
+          newAccounts: newAccounts, inputDifferences: inputs.differences,
+          accountsWithNewFindings: accountsWithNewFindings),
         changes: changes, previous: previous, inputs: inputs)
     }
   }

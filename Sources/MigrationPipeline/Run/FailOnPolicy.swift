@@ -32,6 +32,16 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
     public var categories: Set<DiscrepancyCategory>
     /// The selector as the user wrote it, such as `new:table:loses_access`.
     public var text: String
+    /// The categories as the user named them: `any`, an impact or a category.
+    public var name: String = ""
+
+    /// What the selector counts, in words that name its side: `new table findings`,
+    /// `primary loses_access`, `new primary refund_missed`.
+    public var meaning: String {
+      let side = self.side == .primary ? "primary" : "table"
+      let what = name == "any" ? "findings" : name
+      return (onlyNew ? "new " : "") + side + " " + what
+    }
   }
 
   /// An account's categories in the previous run.
@@ -87,7 +97,9 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
             + "that entered it since the previous run)")
       }
       selectors.append(
-        Selector(side: side, onlyNew: onlyNew, categories: categories, text: String(item)))
+        Selector(
+          side: side, onlyNew: onlyNew, categories: categories, text: String(item),
+          name: String(rest)))
     }
     guard !selectors.isEmpty else {
       throw Failure(description: "--fail-on needs at least one category")
@@ -167,4 +179,12 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
 
   /// `refund_missed,stale_expired > 3`.
   public var description: String { expression }
+
+  /// What the policy counts, naming each selector's side (primary: the old logic against the
+  /// App Store; table: the team's table against it) and whether only new findings count:
+  /// `new table findings or primary loses_access`. Reports print it beside the count, so an
+  /// alarm says which side it read.
+  public var meaning: String {
+    selectors.map(\.meaning).joined(separator: " or ")
+  }
 }

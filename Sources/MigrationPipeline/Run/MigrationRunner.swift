@@ -273,7 +273,9 @@ public struct MigrationRunner: Sendable {
         return FailOnThreshold(
           expression: tally.policy.expression,
           isCrossed: tally.isCrossed(previous: difference?.previous, uncomparedSides: uncompared),
-          unevaluated: difference == nil ? [] : tally.unevaluated(uncomparedSides: uncompared))
+          unevaluated: difference == nil ? [] : tally.unevaluated(uncomparedSides: uncompared),
+          counted: tally.count(previous: difference?.previous, uncomparedSides: uncompared),
+          tolerated: tally.policy.threshold, counts: tally.policy.meaning)
       })
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
@@ -438,17 +440,7 @@ public struct MigrationRunner: Sendable {
   public static func lostNotifications(reportedBy runId: String, store: MigrationStore) throws
     -> [LostNotification]
   {
-    try store.lostNotifications(reportedBy: runId).map { found in
-      let row = found.notification
-      return LostNotification(
-        uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
-        signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        originalTransactionId: row.originalTransactionId, customerKey: found.customerKey,
-        accounts: found.accounts,
-        firstAttempt: row.firstAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        reason: row.lastResult, signedPayload: row.signedPayload)
-    }
+    try LostNotificationListings.reported(by: runId, store: store)
   }
 
   /// The client's counters as the report's request statistics.

@@ -54,6 +54,9 @@ public enum RunSummaryCodec {
       writer.beginArray()
       for selector in failOn.unevaluated { writer.value(selector) }
       writer.endArray()
+      writer.field("counted", failOn.counted)
+      writer.field("tolerated", failOn.tolerated)
+      writer.field("counts", failOn.counts)
       writer.endObject()
     } else {
       writer.null()
@@ -125,6 +128,7 @@ public enum RunSummaryCodec {
     writer.field("run_id", since.previousRunId)
     writer.field("as_of_ms", since.previousAsOf.millisecondsSince1970)
     writer.field("new_accounts", since.newAccounts)
+    writer.field("accounts_with_new_findings", since.accountsWithNewFindings)
     func counts(_ name: String, _ counts: ChangeCounts?) {
       writer.key(name)
       guard let counts else { return writer.null() }
@@ -183,7 +187,8 @@ public enum RunSummaryCodec {
           return items.compactMap(\.stringValue)
         }
         return []
-      }())
+      }(),
+      accountsWithNewFindings: value["accounts_with_new_findings"]?.int64Value.map { Int($0) })
   }
 
   /// One endpoint's statistics as JSON, as stored per run in `request_counters`.
@@ -278,7 +283,10 @@ public enum RunSummaryCodec {
       }
       return FailOnThreshold(
         expression: expression, isCrossed: failOn["crossed"]?.boolValue ?? false,
-        unevaluated: unevaluated)
+        unevaluated: unevaluated,
+        counted: failOn["counted"]?.int64Value.map { Int($0) },
+        tolerated: Int(failOn["tolerated"]?.int64Value ?? 0),
+        counts: failOn["counts"]?.stringValue)
     }
     var summary = RunSummary(
       runId: runId, toolVersion: value["tool_version"]?.stringValue ?? "",

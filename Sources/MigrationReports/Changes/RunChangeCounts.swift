@@ -17,11 +17,23 @@ public struct RunChangeCounts: Hashable, Sendable {
   /// How the two runs' inputs differ, one sentence each (empty when they are the same): what
   /// was therefore not compared.
   public var inputDifferences: [String]
+  /// Accounts with a new finding on either side (primary or table), each counted once; `nil`
+  /// for a summary stored before it was kept.
+  public var accountsWithNewFindings: Int?
 
   /// Creates counts.
+  ///
+  /// - Parameters:
+  ///   - previousRunId: the run compared with.
+  ///   - previousAsOf: its comparison instant.
+  ///   - primary: moves of the primary category, or `nil` when the runs' catalogues differ.
+  ///   - table: moves of the table's category, when both runs compared a table.
+  ///   - newAccounts: accounts the previous run did not have.
+  ///   - inputDifferences: how the two runs' inputs differ.
+  ///   - accountsWithNewFindings: accounts with a new finding on either side, when known.
   public init(
     previousRunId: String, previousAsOf: Timestamp, primary: ChangeCounts?, table: ChangeCounts?,
-    newAccounts: Int, inputDifferences: [String] = []
+    newAccounts: Int, inputDifferences: [String] = [], accountsWithNewFindings: Int? = nil
   ) {
     self.previousRunId = previousRunId
     self.previousAsOf = previousAsOf
@@ -29,5 +41,6 @@ public struct RunChangeCounts: Hashable, Sendable {
     self.table = table
     self.newAccounts = newAccounts
     self.inputDifferences = inputDifferences
+    self.accountsWithNewFindings = accountsWithNewFindings
   }
 }

@@ -15,10 +15,11 @@ enum ThresholdText {
     escape: (String) -> String = { $0 }
   ) -> String {
     let named = flag("--fail-on \(failOn.expression)")
+    let tally = failOn.tally.map { ": \(escape($0))" } ?? ""
     if failOn.isCrossed {
-      return "Threshold crossed: \(named); exiting with code 1."
+      return "Threshold crossed: \(named)\(tally); exiting with code 1."
     }
-    var text = "\(named) not crossed"
+    var text = "\(named) not crossed\(tally)"
     if !failOn.unevaluated.isEmpty {
       text +=
         ", but \(escape(failOn.unevaluated.joined(separator: ", "))) could not be decided (the run "

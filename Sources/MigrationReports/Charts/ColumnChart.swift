@@ -57,7 +57,7 @@ struct ColumnChart {
     let n = SVGNumber.format
     let baseline = Self.plotTop + Self.plotHeight
     var svg =
-      "<svg id=\"\(id)\" class=\"chart columns\" role=\"img\" aria-labelledby=\"\(id)-title\" "
+      "<svg id=\"\(id)\" class=\"chart columns wide\" role=\"img\" aria-labelledby=\"\(id)-title\" "
       + "xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(n(Self.width)) \(n(Self.height))\" "
       + "width=\"\(n(Self.width))\" height=\"\(n(Self.height))\">\n"
     svg += "<title id=\"\(id)-title\">\(HTMLText.escape(title))</title>\n"

@@ -32,10 +32,12 @@ public enum ExplainRenderer {
   ///   - asOf: the comparison instant, named in the heading when given.
   ///   - since: how the previous run classified the account, when there was one.
   ///   - pseudonymizer: replaces account ids and customer keys with pseudonyms, when given.
+  ///   - lostNotifications: the notifications Apple never delivered about the account's
+  ///     customers, in the order they were signed.
   /// - Returns: the text, ending with a newline.
   public static func render(
     _ comparison: AccountComparison, asOf: Timestamp? = nil, since: Since? = nil,
-    pseudonymizer: Pseudonymizer? = nil
+    pseudonymizer: Pseudonymizer? = nil, lostNotifications: [LostNotification] = []
   ) -> String {
     let account = pseudonymizer.map { $0.redacting(comparison) } ?? comparison
     var sections: [String] = []
@@ -58,6 +60,10 @@ public enum ExplainRenderer {
     sections.append(seedIds(account.evidence.seedIds))
     sections.append(customers(account.evidence.customers))
     if let audit = account.tokenAudit { sections.append(tokens(audit)) }
+    if !lostNotifications.isEmpty {
+      sections.append(
+        lost(lostNotifications.map { pseudonymizer?.redacting($0) ?? $0 }))
+    }
     return sections.joined(separator: "\n\n") + "\n"
   }
 
@@ -198,6 +204,20 @@ public enum ExplainRenderer {
       "Account tokens",
       expected + "\n"
         + table(["Original transaction", "Product", "Token now", "Finding"], rows))
+  }
+
+  /// The notifications Apple never delivered about the account's customers: the same columns as
+  /// the report's list, and how to send them.
+  private static func lost(_ notifications: [LostNotification]) -> String {
+    let columns = LostNotificationColumn.allCases
+    let rows = notifications.map { notification in columns.map { $0.text(notification) } }
+    return section(
+      "Lost notifications",
+      "Apple never delivered these notifications about the account's customers to your server; "
+        + "your table may be wrong because of them.\n"
+        + table(columns.map(\.title), rows) + "\n"
+        + "Send them, with every other lost notification your server has not accepted, as Apple "
+        + "would have: receipt-migrate notifications replay --to URL")
   }
 
   // MARK: - Layout

@@ -4,6 +4,9 @@ public enum TerminalText {
   /// The text with every control character (C0, DEL and C1, line breaks included) written as a
   /// visible escape such as `\u{1B}`, so one field stays on one line and nothing reaches the
   /// terminal as a command.
+  ///
+  /// - Parameter text: the text.
+  /// - Returns: the text without control characters.
   public static func safe(_ text: String) -> String {
     guard text.unicodeScalars.contains(where: isControl) else { return text }
     var safe = ""

@@ -4,6 +4,13 @@ import Entitlements
 /// The rows of report.html's account table, rendered one account at a time as the accounts
 /// stream past: one `<tbody>` per account (so a filter hides an account whole), holding its row
 /// and, when asked, a second row with the evidence in a `<details>`.
+///
+/// Each `<tbody>` carries what the page's filters read: `data-cat` (the category),
+/// `data-impact`, `data-action` (its line of "what to do first", absent for a match),
+/// `data-table` (the team table's category), `data-taction` (`table_wrong` when the table is
+/// wrong today), `data-change` and `data-tchange` (how the primary
+/// and the table category moved since the previous run, when they did) and `data-text` (what the
+/// search looks through).
 struct HTMLAccountRows {
   /// The comparison instant, named in the evidence.
   let asOf: Timestamp
@@ -11,16 +18,27 @@ struct HTMLAccountRows {
   let rowLimit: Int
   /// The most listed accounts that do not match given their evidence.
   let evidenceLimit: Int
+  /// How each changed account moved since the previous run, by the id the report shows.
+  private let changes: [AccountKey: AccountChange]
   /// Accounts listed so far.
   private(set) var listed = 0
   /// Listed accounts that were given their evidence so far.
   private(set) var withEvidence = 0
 
   /// Rows for a report's options.
-  init(asOf: Timestamp, options: ReportOptions) {
+  ///
+  /// - Parameters:
+  ///   - asOf: the comparison instant.
+  ///   - options: the row and evidence limits.
+  ///   - changes: the accounts whose category changed since the previous run, with the ids the
+  ///     report shows (pseudonyms under redaction).
+  init(asOf: Timestamp, options: ReportOptions, changes: [AccountChange] = []) {
     self.asOf = asOf
     rowLimit = max(0, options.htmlRowLimit)
     evidenceLimit = max(0, options.htmlEvidenceLimit)
+    var byAccount: [AccountKey: AccountChange] = [:]
+    for change in changes { byAccount[AccountKey(change.accountId)] = change }
+    self.changes = byAccount
   }
 
   /// Writes the next account's row, in display order, while rows remain: with its evidence
@@ -43,14 +61,24 @@ struct HTMLAccountRows {
     html += account.category.rawValue
     html += "\" data-impact=\""
     html += impact.rawValue
-    // What the search box looks through: the id, the products of its keys, the explanation.
-    let products = Set(account.keys.compactMap(\.productId))
-    html += "\" data-text=\""
-    html += e(
-      (([account.accountId] + products.sorted()) + [account.explanation])
-        .joined(separator: " ").lowercased())
+    html += "\""
+    if let bucket = ActionBucket.primary(account) {
+      html += " data-action=\"\(ActionList.identifier(bucket))\""
+    }
+    if let table = account.tableCategory {
+      html += " data-table=\"\(table.rawValue)\""
+      if ActionTally.isWrong(table) {
+        html += " data-taction=\"\(ActionList.identifier(.tableWrong))\""
+      }
+    }
+    if let change = changes[AccountKey(account.accountId)] {
+      if let primary = change.primary { html += " data-change=\"\(primary.kind.rawValue)\"" }
+      if let table = change.table { html += " data-tchange=\"\(table.kind.rawValue)\"" }
+    }
+    html += " data-text=\""
+    html += e(Self.searchText(account))
     html += "\"><tr><td class=\"id\">"
-    html += e(account.accountId)
+    html += HTMLAccountLink.to(account.accountId)
     html += "</td><td>"
     html += pill(account.category)
     html += "</td><td>"
@@ -69,6 +97,29 @@ struct HTMLAccountRows {
       html += "</div></details></td></tr>"
     }
     html += "</tbody>\n"
+  }
+
+  /// What the search box looks through, lowercased: the account id, its categories (ids and
+  /// names), the products, the original, transaction and app transaction (customer) ids it
+  /// rests on, and the explanation.
+  static func searchText(_ account: AccountComparison) -> String {
+    var words: Set<String> = [account.category.rawValue, account.category.title]
+    if let table = account.tableCategory { words.formUnion([table.rawValue, table.title]) }
+    for key in account.keys {
+      words.insert(key.category.rawValue)
+      for view in [key.old, key.new, key.oldAtCapture, key.newAtCapture, key.table] {
+        guard let view else { continue }
+        for value in [view.productId, view.originalTransactionId, view.transactionId] {
+          if let value { words.insert(value) }
+        }
+      }
+    }
+    for seed in account.evidence.seedIds { words.insert(seed.id) }
+    for customer in account.evidence.customers { words.insert(customer.key) }
+    // The id first and the explanation last, as before; the rest sorted, so the bytes are the
+    // same on every run.
+    return ([account.accountId] + words.sorted() + [account.explanation]).joined(separator: " ")
+      .lowercased()
   }
 
   private func pill(_ category: DiscrepancyCategory) -> String {
@@ -183,7 +234,8 @@ struct HTMLAccountRows {
     for customer in customers {
       html +=
         "<tr><td class=\"mono\">\(e(customer.key))</td><td>\(e(customer.environment))</td>"
-        + "<td class=\"mono\">\(e(customer.otherAccounts.joined(separator: ", ")))</td></tr>"
+        + "<td class=\"mono\">\(customer.otherAccounts.map(HTMLAccountLink.to).joined(separator: ", "))"
+        + "</td></tr>"
     }
     html += "</tbody></table>"
   }

@@ -11,23 +11,27 @@ extension HTMLReportRenderer {
   /// accounts whose category changed.
   func sinceLastRun() -> String {
     guard let since = content.summary.since else { return "" }
-    var html = "<section id=\"since\">\n<h2>Since the last run</h2>\n"
+    var html = "<section id=\"since\" tabindex=\"-1\">\n<h2>Since the last run</h2>\n"
     html +=
       "<p class=\"note\">Compared with run <code>\(e(since.previousRunId))</code> (as of "
       + "<time datetime=\"\(since.previousAsOf.iso8601)\">\(since.previousAsOf.iso8601)</time>)"
       + (since.newAccounts > 0
         ? "; \(ReportFormatting.accounts(since.newAccounts)) are new to the store" : "")
       + ". A new finding was a match (or new) and now differs; resolved is the reverse; a "
-      + "persisting finding has the same category as before.</p>\n"
+      + "persisting finding has the same category as before. <em>Primary</em> is the old logic "
+      + "against the App Store; <em>your table</em> is your entitlement table against it.</p>\n"
     for difference in since.inputDifferences {
       html += "<p class=\"banner crossed\"><strong>Inputs differ.</strong> \(e(difference)).</p>\n"
     }
     if let primary = since.primary {
-      html += chart(primary, id: "since-chart", title: "Primary category since the last run")
+      html += "<h3>Primary</h3>\n"
+      html += chart(
+        primary, side: "", id: "since-chart", title: "Primary category since the last run")
     }
     if let table = since.table {
       html += "<h3>Your entitlement table</h3>\n"
-      html += chart(table, id: "since-table-chart", title: "Table category since the last run")
+      html += chart(
+        table, side: "table:", id: "since-table-chart", title: "Table category since the last run")
     }
     let changes = content.context.changes
     if changes.isEmpty {
@@ -37,7 +41,7 @@ extension HTMLReportRenderer {
       html += "<th>Primary</th><th>Team table</th></tr></thead><tbody>\n"
       for change in changes.prefix(Self.auditRowLimit) {
         html +=
-          "<tr><td><code>\(e(change.accountId))</code></td><td>\(move(change.primary))</td>"
+          "<tr><td class=\"id\">\(HTMLAccountLink.to(change.accountId))</td><td>\(move(change.primary))</td>"
           + "<td>\(move(change.table))</td></tr>\n"
       }
       html += "</tbody></table></div>\n"
@@ -51,7 +55,10 @@ extension HTMLReportRenderer {
     return html + "</section>\n"
   }
 
-  private func chart(_ counts: ChangeCounts, id: String, title: String) -> String {
+  /// One side's moves as bars, each but persisting a link to the accounts that moved so.
+  ///
+  /// - Parameter side: the side's prefix in the `change` filter: empty (primary) or `table:`.
+  private func chart(_ counts: ChangeCounts, side: String, id: String, title: String) -> String {
     let tones: [ChangeKind: String] = [
       .newFinding: "lose", .resolved: "gain", .categoryChanged: "term", .persisting: "attn",
     ]
@@ -59,9 +66,11 @@ extension HTMLReportRenderer {
       HorizontalBarChart.Row(
         label: kind.title, value: counts[kind], valueText: ReportFormatting.count(counts[kind]),
         tone: tones[kind] ?? "total",
-        title: "\(kind.title): \(ReportFormatting.accounts(counts[kind]))")
+        title: "\(kind.title): \(ReportFormatting.accounts(counts[kind]))",
+        // Persisting accounts are counted, not marked on their rows: nothing to filter by.
+        link: kind == .persisting || counts[kind] == 0 ? nil : "#change=\(side)\(kind.rawValue)")
     }
-    return HorizontalBarChart(rows: rows).svg(id: id, title: title) + "\n"
+    return HorizontalBarChart(rows: rows).bothLayouts(id: id, title: title) + "\n"
   }
 
   private func move(_ change: CategoryChange?) -> String {
@@ -72,7 +81,7 @@ extension HTMLReportRenderer {
   /// The refresh of the App Store side: what it read and did, and what it left for next time.
   func refreshFacts() -> String {
     guard let refresh = content.summary.refresh else { return "" }
-    var html = "<section id=\"refresh\">\n<h2>App Store refresh</h2>\n"
+    var html = "<section id=\"refresh\" tabindex=\"-1\">\n<h2>App Store refresh</h2>\n"
     html += "<p>\(e(refresh.sentence)).</p>\n"
     if refresh.stillDue > 0 {
       html +=
@@ -116,7 +125,8 @@ extension HTMLReportRenderer {
       html += "<th>Why</th></tr></thead><tbody>\n"
       for (account, purchase) in tokens.writes.prefix(Self.auditRowLimit) {
         html +=
-          "<tr><td>\(e(account))</td><td><code>\(e(purchase.originalTransactionId))</code></td>"
+          "<tr><td class=\"id\">\(HTMLAccountLink.to(account))</td>"
+          + "<td><code>\(e(purchase.originalTransactionId))</code></td>"
           + "<td><code>\(e(purchase.currentToken ?? "none"))</code></td>"
           + "<td><code>\(e(purchase.expectedToken ?? ""))</code></td>"
           + "<td>\(e(TokenAuditStatistics.reason(purchase)))</td></tr>\n"
@@ -126,28 +136,45 @@ extension HTMLReportRenderer {
     return html + "</section>\n"
   }
 
-  /// The notifications Apple never delivered to the team's server.
+  /// The notifications Apple never delivered to the team's server, with the command that
+  /// replays them.
   func lostNotifications() -> String {
     let lost = content.context.lostNotifications
     guard !lost.isEmpty else { return "" }
-    var html = "<section id=\"lost-notifications\">\n<h2>Lost notifications</h2>\n"
+    var html =
+      "<section id=\"lost-notifications\" tabindex=\"-1\">\n<h2>Lost notifications</h2>\n"
     html +=
       "<p class=\"note\">\(ReportFormatting.count(lost.count)) App Store Server Notification(s) "
       + "never reached your server. <code>lost-notifications.csv</code> lists them with their "
-      + "signed payloads, to replay.</p>\n"
-    html += "<div class=\"scroll\"><table id=\"lost\"><thead><tr><th>Signed</th><th>Type</th>"
-    html += "<th>Customer</th><th>Accounts</th><th>First attempt</th><th>Last attempt</th>"
-    html += "<th>Reason</th></tr></thead><tbody>\n"
+      + "signed payloads. To send them to your server as Apple would have, in order, and only "
+      + "once each:</p>\n"
+    html +=
+      "<pre class=\"command\"><code>\(e(ActionList.replayCommand(runId: summary.runId)))"
+      + "</code></pre>\n"
+    html += "<div class=\"scroll\"><table id=\"lost\"><thead><tr>"
+    for column in LostNotificationColumn.allCases { html += "<th>\(column.title)</th>" }
+    html += "</tr></thead><tbody>\n"
     for notification in lost.prefix(Self.auditRowLimit) {
-      html +=
-        "<tr><td>\(e(notification.signedDate?.iso8601 ?? ""))</td>"
-        + "<td><code>\(e(notification.kind))</code></td>"
-        + "<td><code>\(e(notification.customerKey ?? ""))</code></td>"
-        + "<td>\(e(notification.accounts.joined(separator: " ")))</td>"
-        + "<td>\(e(notification.firstAttempt?.iso8601 ?? ""))</td>"
-        + "<td>\(e(notification.lastAttempt?.iso8601 ?? ""))</td>"
-        + "<td>\(e(notification.reason ?? ""))</td></tr>\n"
+      html += "<tr>"
+      for column in LostNotificationColumn.allCases {
+        switch column {
+        case .accounts:
+          html +=
+            "<td class=\"id\">\(notification.accounts.map(HTMLAccountLink.to).joined(separator: " "))</td>"
+        default:
+          let text = e(column.text(notification))
+          html += column.isIdentifier ? "<td><code>\(text)</code></td>" : "<td>\(text)</td>"
+        }
+      }
+      html += "</tr>\n"
     }
-    return html + "</tbody></table></div>\n</section>\n"
+    html += "</tbody></table></div>\n"
+    if lost.count > Self.auditRowLimit {
+      html +=
+        "<p class=\"note\">The first \(ReportFormatting.count(Self.auditRowLimit)) of "
+        + "\(ReportFormatting.count(lost.count)); <code>lost-notifications.csv</code> lists "
+        + "them all.</p>\n"
+    }
+    return html + "</section>\n"
   }
 }

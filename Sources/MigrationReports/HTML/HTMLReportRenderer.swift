@@ -6,11 +6,13 @@ import LegacyReceipts
 /// Renders `report.html`: one self-contained page (inline CSS, inline SVG, a little inline
 /// script; nothing loaded from anywhere) for a person to open in a browser.
 ///
-/// The page reads top to bottom in order of what matters: the headline numbers, what changes
-/// for customers (categories), how statuses move (transition matrix) and how expiries shift
-/// (histogram), the team table when one was compared, every account with its evidence, and
-/// the run's facts. Everything renders without the script; the script only adds the category
-/// filter and the account search.
+/// The page reads top to bottom in order of what matters: for an audit, what changed since the
+/// last run and how current the data is; the headline numbers; what to do first, one line per
+/// thing to act on, ordered by money at stake, each a link to the accounts it names; what
+/// changes for customers (categories), how statuses move (transition matrix) and how expiries
+/// shift (histogram), the team table when one was compared, every account with its evidence,
+/// and the run's facts. Everything renders without the script; the script adds the filters,
+/// the search and the navigation that takes a link to the list it filters (``HTMLAssets``).
 struct HTMLReportRenderer {
   let content: ReportContent
 
@@ -28,7 +30,7 @@ struct HTMLReportRenderer {
     let asOf = summary.asOf
     let options = content.options
     render(into: &output) { output in
-      var rows = HTMLAccountRows(asOf: asOf, options: options)
+      var rows = HTMLAccountRows(asOf: asOf, options: options, changes: content.context.changes)
       for account in accounts.prefix(rows.rowLimit) { rows.add(account, to: &output) }
     }
   }
@@ -45,11 +47,14 @@ struct HTMLReportRenderer {
       + "style-src '\(Self.hash(HTMLAssets.style))'; script-src '\(Self.hash(HTMLAssets.script))'; "
       + "img-src 'none'; base-uri 'none'; form-action 'none'\">\n"
     html += "<meta name=\"generator\" content=\"receipt-migrate \(e(summary.toolVersion))\">\n"
-    html += "<title>Migration report \(e(summary.runId))</title>\n"
+    html +=
+      "<title>\(summary.isAudit ? "Nightly audit" : "Migration report") \(e(summary.runId))</title>\n"
     html += "<style>\(HTMLAssets.style)</style>\n</head>\n<body>\n"
     html += header()
     html += "<main>\n"
+    if summary.isAudit { html += auditLead() }
     html += headline()
+    html += actions()
     html += sinceLastRun()
     html += categories()
     html += valueSections()
@@ -78,8 +83,14 @@ struct HTMLReportRenderer {
   // MARK: - Header and headline
 
   private func header() -> String {
-    var html = "<header>\n<p class=\"eyebrow\">receipt-migrate · migration report</p>\n"
-    html += "<h1>Old receipt logic compared with the App Store Server API</h1>\n"
+    var html = "<header>\n"
+    if summary.isAudit {
+      html += "<p class=\"eyebrow\">receipt-migrate · nightly audit</p>\n"
+      html += "<h1>Nightly audit: your entitlements against the App Store Server API</h1>\n"
+    } else {
+      html += "<p class=\"eyebrow\">receipt-migrate · migration report</p>\n"
+      html += "<h1>Old receipt logic compared with the App Store Server API</h1>\n"
+    }
     html +=
       "<p class=\"meta\">Run <code>\(e(summary.runId))</code> · compared as of "
       + "<time datetime=\"\(summary.asOf.iso8601)\">\(summary.asOf.iso8601)</time> · "
@@ -87,15 +98,18 @@ struct HTMLReportRenderer {
     if summary.appStore.isSimulated {
       html +=
         "<p class=\"banner simulated\" id=\"simulated\"><strong>Simulated App Store.</strong> "
-        + "Every App Store answer in this report came from the built-in simulator, not from "
-        + "Apple: it shows what the tool does, not what your customers have.</p>\n"
+        + "Every App Store answer here came from the built-in simulator, not from Apple: it "
+        + "shows what the tool does, not what your customers have.</p>\n"
     }
     if let failOn = summary.failOn {
+      let tally = failOn.tally.map { ": \(e($0))" } ?? ""
       html +=
         failOn.isCrossed
-        ? "<p class=\"banner crossed\"><strong>Threshold crossed.</strong> The run crossed "
-          + "<code>--fail-on \(e(failOn.expression))</code> and exits with code 1.</p>\n"
-        : "<p class=\"banner \(summary.exitCode == 4 || !failOn.unevaluated.isEmpty ? "crossed" : "passed")\">"
+        ? "<p class=\"banner crossed\" id=\"banner-threshold\"><strong>Threshold crossed.</strong> "
+          + "The run crossed <code>--fail-on \(e(failOn.expression))</code>\(tally), and exits "
+          + "with code 1.</p>\n"
+        : "<p class=\"banner \(summary.exitCode == 4 || !failOn.unevaluated.isEmpty ? "crossed" : "passed")\" "
+          + "id=\"banner-threshold\">"
           + ThresholdText.sentence(
             failOn, exitCode: summary.exitCode, flag: { "<code>\(e($0))</code>" }, escape: e)
           + "</p>\n"
@@ -212,7 +226,8 @@ struct HTMLReportRenderer {
       + "\(ReportFormatting.accounts(matches)) that match (\(ReportFormatting.share(matches, of: total))) "
       + "are not drawn. Each account has exactly one category; its other findings are in its "
       + "evidence below.</p>\n"
-    html += HorizontalBarChart(rows: rows).svg(id: "category-chart", title: "Accounts by category")
+    html += HorizontalBarChart(rows: rows).bothLayouts(
+      id: "category-chart", title: "Accounts by category")
     html += "\n" + causes()
     return html + "</section>\n"
   }
@@ -317,10 +332,18 @@ struct HTMLReportRenderer {
           label: bucket.label, value: count, tone: tone,
           title: "\(ReportFormatting.count(count)) keys: \(bucket.meaning)")
       }
-      html += ColumnChart(columns: columns).svg(
-        id: "expiry-chart",
-        title:
-          "Expiry differences, new minus old, of \(ReportFormatting.count(histogram.total)) keys")
+      let title =
+        "Expiry differences, new minus old, of \(ReportFormatting.count(histogram.total)) keys"
+      html += ColumnChart(columns: columns).svg(id: "expiry-chart", title: title)
+      html += "\n"
+      // On a phone the columns' labels would not fit side by side: the same counts as bars.
+      let bars = columns.map {
+        HorizontalBarChart.Row(
+          label: "\($0.label) days", value: $0.value, valueText: ReportFormatting.count($0.value),
+          tone: $0.tone, title: $0.title)
+      }
+      html += HorizontalBarChart(rows: bars, layout: .narrow).svg(
+        id: "expiry-chart-narrow", title: title)
       html += "\n"
     }
     return html + "</section>\n"
@@ -362,24 +385,26 @@ struct HTMLReportRenderer {
         tone: ReportFormatting.tone(category.impact),
         title:
           "Table \(category.title) (\(category.rawValue)): \(ReportFormatting.count(count)) accounts, "
-          + "\(share); \(ReportFormatting.impact(category.impact))")
+          + "\(share); \(ReportFormatting.impact(category.impact))",
+        link: "#table=\(category.rawValue)")
     }
     if !rows.isEmpty {
-      html += HorizontalBarChart(rows: rows).svg(
+      html += HorizontalBarChart(rows: rows).bothLayouts(
         id: "table-chart", title: "Accounts by table category")
       html += "\n"
     }
     let flaws = LegacyLogicFlaw.allCases.sorted().filter { statistics.count($0) > 0 }
     if !flaws.isEmpty {
       html += "<h3>Suspected bugs in your legacy logic</h3>\n"
-      html += "<table id=\"suspected-flaws\"><thead><tr><th>Bug</th><th>What it does</th>"
+      html += "<div class=\"scroll\"><table id=\"suspected-flaws\"><thead><tr><th>Bug</th>"
+      html += "<th>What it does</th>"
       html += "<th class=\"num\">Accounts</th></tr></thead><tbody>\n"
       for flaw in flaws {
         html +=
           "<tr><td><code>\(flaw.rawValue)</code></td><td>\(e(flaw.explanation))</td>"
           + "<td class=\"num\">\(ReportFormatting.count(statistics.count(flaw)))</td></tr>\n"
       }
-      html += "</tbody></table>\n"
+      html += "</tbody></table></div>\n"
     }
     return html + "</section>\n"
   }

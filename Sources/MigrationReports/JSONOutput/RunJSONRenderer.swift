@@ -190,6 +190,9 @@ struct RunJSONRenderer {
       writer.beginArray()
       for selector in failOn.unevaluated { writer.value(selector) }
       writer.endArray()
+      writer.field("counted", failOn.counted)
+      writer.field("tolerated", failOn.tolerated)
+      writer.field("counts", failOn.counts)
       writer.endObject()
     } else {
       writer.null()
@@ -234,6 +237,7 @@ struct RunJSONRenderer {
       writer.field("run_id", since.previousRunId)
       writer.field("as_of", since.previousAsOf.iso8601)
       writer.field("new_accounts", since.newAccounts)
+      writer.field("accounts_with_new_findings", since.accountsWithNewFindings)
       func counts(_ name: String, _ counts: ChangeCounts?) {
         writer.key(name)
         guard let counts else { return writer.null() }

@@ -11,7 +11,9 @@ struct SummaryMarkdownRenderer {
     let statistics = content.statistics
     let total = statistics.accounts
     var lines: [String] = []
-    lines.append("# Migration report `\(code(summary.runId))`")
+    lines.append(
+      summary.isAudit
+        ? "# Audit `\(code(summary.runId))`" : "# Migration report `\(code(summary.runId))`")
     lines.append("")
     if summary.appStore.isSimulated {
       lines.append(
@@ -20,23 +22,30 @@ struct SummaryMarkdownRenderer {
       lines.append("")
     }
     if let failOn = summary.failOn {
+      let tally = failOn.tally.map { ": \(md($0))" } ?? ""
       lines.append(
         failOn.isCrossed
-          ? "> **Threshold crossed:** `--fail-on \(code(failOn.expression))`; the run exits with code 1."
+          ? "> **Threshold crossed:** `--fail-on \(code(failOn.expression))`\(tally); the run "
+            + "exits with code 1."
           : ThresholdText.sentence(
             failOn, exitCode: summary.exitCode, flag: { "`\(code($0))`" }, escape: md))
       lines.append("")
     }
     lines.append(
-      "Old receipt logic against the App Store Server API for **\(ReportFormatting.count(total)) "
-        + "accounts**, as of \(summary.asOf.iso8601), on \(md(summary.appStore.description))"
+      (summary.isAudit
+        ? "Your entitlements against the App Store Server API"
+        : "Old receipt logic against the App Store Server API")
+        + " for **\(ReportFormatting.count(total)) accounts**, as of \(summary.asOf.iso8601), on "
+        + md(summary.appStore.description)
         + (content.options.isRedacted ? "; account ids are pseudonymised." : "."))
     lines.append("")
+    if summary.isAudit { lines += auditLead() }
     lines += impactTable(
       match: statistics.count(DiscrepancyCategory.match), count: statistics.count, total: total)
     lines.append(
       row("of which unresolved", statistics.count(DiscrepancyCategory.unresolved), total))
     lines.append("")
+    lines += actions()
 
     if let since = summary.since {
       lines.append("## Since the last run")
@@ -198,16 +207,24 @@ struct SummaryMarkdownRenderer {
       lines.append("")
       lines.append(
         "\(ReportFormatting.count(content.context.lostNotifications.count)) notification(s) never "
-          + "reached your server; `lost-notifications.csv` lists them with their signed payloads "
-          + "so they can be replayed.")
+          + "reached your server; `lost-notifications.csv` lists them with their signed payloads. "
+          + "Replay them to your server with `\(code(ActionList.replayCommand(runId: summary.runId)))`."
+      )
       lines.append("")
-      lines.append("| Signed | Type | Customer | Accounts | Last attempt | Reason |")
-      lines.append("|---|---|---|---|---|---|")
+      let columns = LostNotificationColumn.allCases
+      lines.append("| " + columns.map(\.title).joined(separator: " | ") + " |")
+      lines.append("|" + String(repeating: "---|", count: columns.count))
       for lost in content.context.lostNotifications.prefix(ChangeText.listedInSummaries) {
+        let cells = columns.map { column in
+          column.isIdentifier ? "`\(code(column.text(lost)))`" : md(column.text(lost))
+        }
+        lines.append("| " + cells.joined(separator: " | ") + " |")
+      }
+      if content.context.lostNotifications.count > ChangeText.listedInSummaries {
+        lines.append("")
         lines.append(
-          "| \(lost.signedDate?.iso8601 ?? "") | `\(code(lost.kind))` | "
-            + "`\(code(lost.customerKey ?? ""))` | \(md(lost.accounts.joined(separator: " "))) | "
-            + "\(lost.lastAttempt?.iso8601 ?? "") | \(md(lost.reason ?? "")) |")
+          "… and \(ReportFormatting.count(content.context.lostNotifications.count - ChangeText.listedInSummaries)) "
+            + "more in `lost-notifications.csv`.")
       }
       lines.append("")
     }
@@ -277,6 +294,44 @@ struct SummaryMarkdownRenderer {
         + "line per account; `run.json` holds these figures. "
         + "`receipt-migrate explain <account-id>` prints one account in the terminal.")
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// What an audit leads with: what changed since the last run, on each side, and how current
+  /// the App Store data is.
+  private func auditLead() -> [String] {
+    var lines: [String] = []
+    if let since = content.summary.since {
+      lines.append(
+        "Compared with run `\(code(since.previousRunId))` (as of \(since.previousAsOf.iso8601)):")
+      lines.append("")
+      lines.append("- " + md(ChangeText.newFindings(since)))
+      lines.append("- " + md(ChangeText.otherMoves(since)))
+    }
+    if let refresh = content.summary.refresh {
+      lines.append("- " + md(FreshnessText.line(refresh)))
+    }
+    lines.append("")
+    return lines
+  }
+
+  /// "What to do first": one numbered line per ``ReportAction``, in ``ActionList`` order.
+  private func actions() -> [String] {
+    let actions = ActionList.of(
+      content.statistics, summary: content.summary,
+      lostNotifications: content.summary.lostNotifications)
+    guard !actions.isEmpty else { return [] }
+    var lines = ["## What to do first", ""]
+    for (index, action) in actions.enumerated() {
+      var line =
+        "\(index + 1). **\(md(action.subject))**"
+        + (action.reason.isEmpty ? "" : " " + md(action.reason))
+        + (action.moneyText.map { " (\(md($0)))" } ?? "") + ": " + md(action.advice)
+        + (action.detail.map { " (\(md($0)))" } ?? "")
+      if let command = action.command { line += " with `\(code(command))`" }
+      lines.append(line + ".")
+    }
+    lines.append("")
+    return lines
   }
 
   /// Accounts by impact, matches first, each with its share of `total`.

@@ -98,12 +98,20 @@ extension Pseudonymizer {
         change.accountId = pseudonym(forAccount: change.accountId)
         return change
       }.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) },
-      lostNotifications: context.lostNotifications.map { notification in
-        var notification = notification
-        notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
-        notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }
-          .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return notification
-      })
+      lostNotifications: context.lostNotifications.map(redacting))
+  }
+
+  /// A lost notification with its customer key and accounts replaced by their pseudonyms, the
+  /// accounts in pseudonym order. The signed payload is kept as Apple signed it: it is what a
+  /// replay sends, and changing a byte would break its signature.
+  ///
+  /// - Parameter notification: the notification as stored.
+  /// - Returns: the notification as a redacted report shows it.
+  public func redacting(_ notification: LostNotification) -> LostNotification {
+    var notification = notification
+    notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
+    notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    return notification
   }
 }

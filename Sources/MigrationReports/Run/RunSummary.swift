@@ -88,9 +88,11 @@ public struct RunSummary: Hashable, Sendable {
     self.failOn = failOn
   }
 
-  /// Whether the run is a nightly audit (made by `audit`): reports title it so and lead with
-  /// what changed since the last run.
-  public var isAudit: Bool { command == "audit" }
+  /// Whether the run is a nightly audit: its reports are titled as one and lead with what
+  /// changed since the last run and how current the App Store data is. A run made by `audit` is
+  /// one; a run recorded before the store kept its command is told from what the summary holds
+  /// (it refreshed the App Store side of a store an earlier run had compared).
+  public var isAudit: Bool { command.map { $0 == "audit" } ?? (refresh != nil && since != nil) }
 
   /// Whether the team's own entitlement table was compared.
   public var comparedTeamTable: Bool { teamTableFile != nil }

@@ -34,6 +34,8 @@ struct ReportStatistics: Sendable {
   /// The most frequent explanations of accounts that do not match, by template (dates and
   /// numbers replaced by placeholders), most frequent first.
   private(set) var topExplanations: [Explanation] = []
+  /// The accounts of each "what to do first" line, with what they are worth.
+  private(set) var actions = ActionTally()
 
   /// How many explanations ``topExplanations`` keeps.
   private let topExplanationCount: Int
@@ -85,6 +87,7 @@ struct ReportStatistics: Sendable {
       }
     }
     ProductBreakdown.add(comparison, to: &productTotals)
+    actions.add(comparison)
     if comparison.category != .match {
       // Counted by template (dates and numbers as placeholders), so accounts that differ
       // only in their dates share one reason.

@@ -43,7 +43,10 @@ enum ReportComposer {
       DiscrepancyKeysCSVRenderer.writeHeader(into: &keysCSV.output)
       var statistics = ReportStatistics(topExplanationCount: options.topExplanationCount)
       var tokens = summary.tokenMapping == nil ? nil : TokenAuditStatistics()
-      var rows = HTMLAccountRows(asOf: summary.asOf, options: options)
+      // The rows name each account by the id the report shows: the changes, likewise.
+      let shownChanges = options.pseudonymizer.map { $0.redacting(context) }?.changes
+      var rows = HTMLAccountRows(
+        asOf: summary.asOf, options: options, changes: shownChanges ?? context.changes)
       try source.forEachInDisplayOrder(
         chunkSize: chunkSize, pseudonymizer: options.pseudonymizer
       ) { comparisons in

@@ -2,9 +2,11 @@ import Entitlements
 import LegacyReceipts
 import Terminal
 
-/// Renders a run's headline for the terminal: what `receipt-migrate migrate` and `compare`
-/// print when they finish — where the App Store answers came from, the accounts by impact and
-/// by category, the team table's categories, the requests, and where the report is.
+/// Renders a run's headline for the terminal: what `receipt-migrate migrate`, `audit` and
+/// `compare` print when they finish — where the App Store answers came from, whether the
+/// threshold was crossed, for an audit what changed since the last run and how current the
+/// data is, the accounts by impact, what to do first (``ActionList``), the accounts by category,
+/// the team table's categories, the requests, and where the report is.
 ///
 /// Like every renderer here it reads no clock and writes every value from data through a filter
 /// that shows control characters as escapes.
@@ -45,9 +47,16 @@ public enum RunSummaryTerminalRenderer {
       lines.append("SIMULATED App Store: every App Store answer came from the built-in simulator.")
     }
     lines.append(
-      "Run \(t(summary.runId)): old receipt logic vs the App Store Server API, "
-        + "\(ReportFormatting.accounts(total)) as of \(summary.asOf.iso8601)")
+      summary.isAudit
+        ? "Audit run \(t(summary.runId)): your entitlements against the App Store Server API, "
+          + "\(ReportFormatting.accounts(total)) as of \(summary.asOf.iso8601)"
+        : "Run \(t(summary.runId)): old receipt logic vs the App Store Server API, "
+          + "\(ReportFormatting.accounts(total)) as of \(summary.asOf.iso8601)")
     lines.append("App Store: \(t(summary.appStore.description))")
+    if let failOn = summary.failOn {
+      lines.append(t(ThresholdText.sentence(failOn, exitCode: summary.exitCode)))
+    }
+    if summary.isAudit { lines += lead(summary) }
     lines.append("")
 
     lines.append(
@@ -56,6 +65,16 @@ public enum RunSummaryTerminalRenderer {
           total: total, match: statistics.count(DiscrepancyCategory.match),
           count: statistics.count)))
     lines.append("")
+    let actions = ActionList.of(
+      statistics, summary: summary, lostNotifications: summary.lostNotifications)
+    if !actions.isEmpty {
+      lines.append("What to do first:")
+      for (index, action) in actions.enumerated() {
+        lines.append("  \(index + 1). " + t(action.sentence))
+        if let command = action.command { lines.append("     " + t(command)) }
+      }
+      lines.append("")
+    }
 
     // Logic: the two sides read the same moment differently (what the switch changes);
     // freshness: the snapshot was old (expected). Account-level categories have no cause.
@@ -162,9 +181,6 @@ public enum RunSummaryTerminalRenderer {
         lines.append("  \(t(input.name)): \(t(input.value)) (\(t(input.originText)))")
       }
     }
-    if let failOn = summary.failOn {
-      lines.append(t(ThresholdText.sentence(failOn, exitCode: summary.exitCode)))
-    }
     if let reportDirectory {
       lines.append("")
       lines.append("Report: \(t(reportDirectory))/report.html")
@@ -177,8 +193,23 @@ public enum RunSummaryTerminalRenderer {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// What a nightly audit looks at first: what changed since the last run, what the refresh
-  /// did, and the notifications Apple never delivered.
+  /// What an audit leads with: what changed since the last run, on each side, and how current
+  /// the App Store data is.
+  private static func lead(_ summary: RunSummary) -> [String] {
+    var lines: [String] = []
+    if let since = summary.since {
+      lines.append(
+        "Compared with run \(t(since.previousRunId)) (as of \(since.previousAsOf.iso8601))")
+      lines.append("  " + t(ChangeText.newFindings(since)))
+      lines.append("  " + t(ChangeText.otherMoves(since)))
+    }
+    if let refresh = summary.refresh {
+      lines.append("  " + t(FreshnessText.line(refresh)))
+    }
+    return lines
+  }
+
+  /// The changed accounts, the refresh and the lost notifications, after the headline.
   private static func audit(summary: RunSummary, changes: [AccountChange]) -> [String] {
     var lines: [String] = []
     if let since = summary.since {
@@ -204,7 +235,8 @@ public enum RunSummaryTerminalRenderer {
     if summary.lostNotifications > 0 {
       lines.append(
         "Lost notifications: \(ReportFormatting.count(summary.lostNotifications)) never reached "
-          + "your server (listed in lost-notifications.csv, with their signed payloads to replay)")
+          + "your server (listed in lost-notifications.csv with their signed payloads); replay "
+          + "them with " + t(ActionList.replayCommand(runId: summary.runId)))
     }
     return lines
   }

@@ -415,33 +415,7 @@ extension MigrationStore {
   /// - Parameter runId: the run.
   /// - Returns: the notifications in time order, each with the accounts linked to its customer.
   /// - Throws: `SQLiteError`.
-  public func lostNotifications(reportedBy runId: String) throws -> [(
-    notification: LostNotificationRow, customerKey: String?, accounts: [String]
-  )] {
-    var result: [(notification: LostNotificationRow, customerKey: String?, accounts: [String])] =
-      []
-    try database.forEachRow(
-      """
-      SELECT l.notification_uuid, l.environment, l.notification_type, l.subtype, l.signed_ms, l.original_transaction_id,
-        l.transaction_id, l.customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
-        c.customer_key, (SELECT group_concat(account_id, ' ') FROM
-          (SELECT account_id FROM account_customers a WHERE a.customer_id = l.customer_id ORDER BY account_id))
-      FROM lost_notifications l LEFT JOIN customers c ON c.id = l.customer_id
-      WHERE l.reported_run_id = ? ORDER BY l.signed_ms, l.notification_uuid
-      """, binding: runId
-    ) { row in
-      let notification = LostNotificationRow(
-        uuid: try row.string(at: 0), environment: try row.string(at: 1),
-        type: try row.string(at: 2),
-        subtype: try row.optionalString(at: 3), signedMilliseconds: try row.optionalInt64(at: 4),
-        originalTransactionId: try row.optionalString(at: 5),
-        transactionId: try row.optionalString(at: 6), customerId: try row.optionalInt64(at: 7),
-        firstAttemptMilliseconds: try row.optionalInt64(at: 8),
-        lastAttemptMilliseconds: try row.optionalInt64(at: 9),
-        lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11))
-      let accounts = (try row.optionalString(at: 13) ?? "").split(separator: " ").map(String.init)
-      result.append((notification, try row.optionalString(at: 12), accounts))
-    }
-    return result
+  public func lostNotifications(reportedBy runId: String) throws -> [LostNotificationListing] {
+    try lostNotifications(where: "l.reported_run_id = ?", binding: runId)
   }
 }

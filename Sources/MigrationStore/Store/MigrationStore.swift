@@ -24,6 +24,7 @@ public final class MigrationStore {
         SchemaV11.migration,
         SchemaV12.migration,
         SchemaV13.migration,
+        SchemaV14.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

@@ -14,7 +14,8 @@ struct ExplainCommand: AsyncParsableCommand {
       Recomputes the account's comparison from the store with a run's instant, catalogue and \
       entitlement table (the most recent run by default) and prints the old and new verdict of \
       every product, the category and its explanation, the legacy records, the seed ids and \
-      what became of them, and the App Store customers. Accepts a pseudonym from a redacted \
+      what became of them, the App Store customers, and the notifications about them that Apple \
+      never delivered to your server. Accepts a pseudonym from a redacted \
       report (acct_…) as well. No network. Exits 0, 3 when there is no run, 4 when the \
       account is not in the store.
       """
@@ -59,7 +60,8 @@ struct ExplainCommand: AsyncParsableCommand {
       return ExplainRenderer.render(
         comparison, asOf: stored.recipe.asOf,
         since: try stored.since(of: accountId, store: database),
-        pseudonymizer: redact ? pseudonymizer : nil)
+        pseudonymizer: redact ? pseudonymizer : nil,
+        lostNotifications: try LostNotificationListings.ofAccount(accountId, store: database))
     }
     print(text, terminator: "")
   }

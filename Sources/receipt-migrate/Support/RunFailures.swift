@@ -38,6 +38,8 @@ enum RunFailures {
       throw ToolFailure.configuration(error.description)
     } catch let error as LinkFailure {
       throw ToolFailure.configuration(error.description)
+    } catch let error as ReplayFailure {
+      throw ToolFailure.configuration(error.description)
     } catch let error as SchemaMigrationError {
       throw ToolFailure.configuration("\(error)")
     }

@@ -20,6 +20,7 @@ final class TerminalProgressObserver: ProgressObserver {
     "ingest": ["quarantined"], "backfill": ["requests", "429s", "retries", "failures"],
     "link": ["requests", "sent", "skipped", "failures"],
     "undo": ["requests", "sent", "skipped", "failures"],
+    "replay": ["accepted", "failed", "in doubt"],
   ]
 
   init(logInterval: Duration = .seconds(10)) {

@@ -32,9 +32,18 @@ enum Chromium {
   /// - Parameters:
   ///   - url: the page, with a fragment if any.
   ///   - width: the window's width in CSS pixels (a phone is 390), or the default.
-  static func dumpDOM(of url: URL, width: Int? = nil) throws -> String {
+  ///   - allowFileAccess: whether a local page may read another local page's document (the
+  ///     ``BrowserHarness`` reads the report in its frame).
+  ///   - virtualTimeBudget: how long, in the page's virtual milliseconds, its scripts may run.
+  static func dumpDOM(
+    of url: URL, width: Int? = nil, allowFileAccess: Bool = false, virtualTimeBudget: Int = 5_000
+  ) async throws -> String {
     let size = width.map { ["--window-size=\($0),844"] } ?? []
-    let output = try run(size + ["--virtual-time-budget=5000", "--dump-dom", url.absoluteString])
+    let access = allowFileAccess ? ["--allow-file-access-from-files"] : []
+    let output = try await run(
+      size + access + [
+        "--virtual-time-budget=\(virtualTimeBudget)", "--dump-dom", url.absoluteString,
+      ])
     guard output.contains("</html>") else {
       throw Failure(
         description: "Chromium printed no DOM for \(url.absoluteString): \(output.prefix(500))")
@@ -43,15 +52,29 @@ enum Chromium {
   }
 
   /// Saves a screenshot of a page.
-  static func screenshot(of url: URL, to path: String, width: Int = 1280, height: Int = 3000) throws
-  {
-    _ = try run([
-      "--hide-scrollbars", "--window-size=\(width),\(height)", "--screenshot=\(path)",
-      url.absoluteString,
-    ])
+  static func screenshot(
+    of url: URL, to path: String, width: Int = 1280, height: Int = 3000,
+    allowFileAccess: Bool = false
+  ) async throws {
+    _ = try await run(
+      (allowFileAccess ? ["--allow-file-access-from-files"] : []) + [
+        "--hide-scrollbars", "--window-size=\(width),\(height)", "--virtual-time-budget=3000",
+        "--screenshot=\(path)", url.absoluteString,
+      ])
   }
 
-  private static func run(_ arguments: [String]) throws -> String {
+  /// Runs the browser on a Dispatch thread: the test waits for it without holding one of Swift's
+  /// cooperative threads (as many as cores, two on the project's machine), on which every other
+  /// test — and its time limit — counts.
+  private static func run(_ arguments: [String]) async throws -> String {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global().async {
+        continuation.resume(with: Result { try runBlocking(arguments) })
+      }
+    }
+  }
+
+  private static func runBlocking(_ arguments: [String]) throws -> String {
     guard let path else { throw Failure(description: "no Chromium found") }
     let profile = try TemporaryDirectory.makePath(prefix: "MigrationReportsTests-chromium")
     defer { TemporaryDirectory.remove(profile) }

@@ -68,6 +68,75 @@ enum SampleWorld {
     return summary
   }
 
+  /// A nightly audit of the same world: compared with the night before, after a refresh that
+  /// found three notifications Apple never delivered, against `--fail-on new:table:any`.
+  static var auditSummary: RunSummary {
+    var summary = simulatedSummary
+    summary.runId = "20240616T030000Z-a0d1"
+    summary.since = RunChangeCounts(
+      previousRunId: "20240615T030000Z-9c2e", previousAsOf: at("2024-06-15T03:00:00Z"),
+      primary: ChangeCounts(byKind: [
+        .newFinding: 2, .resolved: 1, .categoryChanged: 1, .persisting: 21,
+      ]),
+      table: ChangeCounts(byKind: [.newFinding: 1, .resolved: 1, .persisting: 3]),
+      newAccounts: 0, accountsWithNewFindings: 3)
+    summary.refresh = RefreshFacts(
+      notificationPages: 2, notificationsRead: 31, lostNotificationsFound: 3,
+      dueByReason: ["notification": 4, "ran_out": 6], refreshed: 10, historyPages: 11,
+      statusCalls: 10, requests: 23, watermarks: ["Production": at("2024-06-16T02:55:00Z")])
+    summary.failOn = FailOnThreshold(
+      expression: "new:table:any", isCrossed: true, counted: 1, tolerated: 0,
+      counts: "new table findings")
+    summary.lostNotifications = auditContext.lostNotifications.count
+    return summary
+  }
+
+  /// What changed since the night before (consistent with ``auditSummary``'s counts) and the
+  /// notifications Apple never delivered.
+  static let auditContext = RunContext(
+    changes: [
+      AccountChange(
+        accountId: "acct-1005",
+        primary: CategoryChange(from: "match", to: "billing_retry_as_active", kind: .newFinding),
+        table: nil),
+      AccountChange(
+        accountId: "acct-1007", primary: nil,
+        table: CategoryChange(from: "match", to: "grace_missed", kind: .newFinding)),
+      AccountChange(
+        accountId: "acct-1008",
+        primary: CategoryChange(from: "stale_expired", to: "stale_renewed", kind: .categoryChanged),
+        table: nil),
+      AccountChange(
+        accountId: "acct-1012",
+        primary: CategoryChange(from: "match", to: "expiry_drift", kind: .newFinding), table: nil),
+      AccountChange(
+        accountId: "acct-1021",
+        primary: CategoryChange(from: "stale_renewed", to: "match", kind: .resolved),
+        table: CategoryChange(from: "refund_missed", to: "match", kind: .resolved)),
+    ],
+    lostNotifications: [
+      LostNotification(
+        uuid: "5b0a7c3e-0000-4000-8000-000000000001", environment: "Production",
+        type: "DID_RENEW", subtype: nil, signedDate: at("2024-06-15T09:00:00Z"),
+        originalTransactionId: "1000000000000001", customerKey: "7000000000000001",
+        accounts: ["acct-1005"], firstAttempt: at("2024-06-15T09:00:01Z"),
+        lastAttempt: at("2024-06-15T10:00:01Z"), reason: "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
+        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX1JFTkVXIn0.c2ln"),
+      LostNotification(
+        uuid: "5b0a7c3e-0000-4000-8000-000000000002", environment: "Production",
+        type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", signedDate: at("2024-06-15T11:30:00Z"),
+        originalTransactionId: "1000000000000001", customerKey: "7000000000000018",
+        accounts: ["acct-1018", "acct-1019"], firstAttempt: at("2024-06-15T11:30:02Z"),
+        lastAttempt: at("2024-06-15T12:30:02Z"), reason: "TIMED_OUT",
+        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX0ZBSUwifQ.c2ln"),
+      LostNotification(
+        uuid: "5b0a7c3e-0000-4000-8000-000000000003", environment: "Production",
+        type: "REFUND", subtype: nil, signedDate: at("2024-06-16T01:15:00Z"),
+        originalTransactionId: "1000000000000001", customerKey: nil, accounts: [],
+        firstAttempt: at("2024-06-16T01:15:03Z"), lastAttempt: nil, reason: "TIMED_OUT",
+        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiUkVGVU5EIn0.c2ln"),
+    ])
+
   static let emptySummary = RunSummary(
     runId: "empty-run", toolVersion: "0.1.0", startedAt: at("2024-06-15T12:00:00Z"),
     finishedAt: at("2024-06-15T12:00:00.250Z"), asOf: asOf,
@@ -94,6 +163,16 @@ enum SampleWorld {
     view.expiresDate = expires.map(at)
     view.reason = reason
     view.originalTransactionId = "1000000000000001"
+    // Apple's prices, so the money at stake (and the order of "what to do first") has
+    // something to count: a month of the monthly plan, a year of the yearly one, the lifetime
+    // unlock once.
+    if let product {
+      view.currency = "USD"
+      view.price = product == lifetime ? 29_990 : product == yearly ? 59_990 : 9_990
+      let period =
+        product == yearly ? 365 * Timestamp.millisecondsPerDay : 30 * Timestamp.millisecondsPerDay
+      view.purchaseDate = view.expiresDate.map { $0.adding(milliseconds: -period) }
+    }
     configure(&view)
     return view
   }

@@ -10,12 +10,16 @@ enum Scenario: String, CaseIterable, CustomTestStringConvertible {
   case redacted
   /// No accounts at all.
   case empty
+  /// The sample world's nightly audit: what changed since the night before, a refresh, lost
+  /// notifications and a crossed `new:table:` threshold.
+  case audit
 
   var summary: RunSummary {
     switch self {
     case .simulated: return SampleWorld.simulatedSummary
     case .redacted: return SampleWorld.productionSummary
     case .empty: return SampleWorld.emptySummary
+    case .audit: return SampleWorld.auditSummary
     }
   }
 
@@ -26,8 +30,12 @@ enum Scenario: String, CaseIterable, CustomTestStringConvertible {
       ? ReportOptions(pseudonymizer: try! Pseudonymizer(salt: SampleWorld.salt)) : ReportOptions()
   }
 
+  /// What the run reports besides its comparisons.
+  var context: RunContext { self == .audit ? SampleWorld.auditContext : RunContext() }
+
   func render() -> [ReportFile] {
-    ReportWriter.render(summary: summary, comparisons: comparisons, options: options)
+    ReportWriter.render(
+      summary: summary, comparisons: comparisons, context: context, options: options)
   }
 
   var testDescription: String { rawValue }
