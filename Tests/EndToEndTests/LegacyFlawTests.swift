@@ -23,6 +23,7 @@ struct LegacyFlawTests {
     configuration.upgradeByCancellationRate = 0.3
     configuration.tableFlawRates = [(flaw, 1)]
     configuration.recipeFlawRates = []
+    configuration.shippedFlawRates = []
     let world = try EndToEnd.world(
       seed: 31, accounts: 200, configuration: configuration, label: flaw.rawValue)
     let expected = try EndToEnd.expected(world: world)

@@ -36,7 +36,7 @@ struct SeedCSVAgainstPythonTests {
     try LegacyInputReader().read([file.path]) { event in
       switch event {
       case .record(let record):
-        guard case .seed(let id) = record.content else {
+        guard case .seed(let id?) = record.content else {
           Issue.record("a seed CSV row read as \(record.content)")
           return
         }

@@ -108,10 +108,12 @@ struct ProductsSeenStorageTests {
           Self.row("2", product: "lifetime", type: "Non-Consumable", group: nil),
         ], customerId: customer.id, revision: "r1", isLast: true, now: 2)
       try store.close()
-      // Back to version 9: the table and its version row gone, the transactions kept.
+      // Back to version 9: the table and its version row gone (and version 11's), the
+      // transactions kept.
       let database = try SQLiteDatabase(location: .path(path))
       try database.execute(
-        "DROP TABLE products_seen; DELETE FROM schema_version WHERE version = 10")
+        SchemaVersion11Undo.sql
+          + "DROP TABLE products_seen; DELETE FROM schema_version WHERE version = 10")
       try database.close()
 
       let upgraded = try MigrationStore(path: path, now: { 0 })

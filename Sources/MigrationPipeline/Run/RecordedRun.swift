@@ -81,12 +81,13 @@ public struct RecordedRun: Sendable {
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table or token-mapping rows rejected or accounts left
-  /// unresolved, else 0.
+  /// when inputs were quarantined or accepted as partial (fields set aside), team-table or
+  /// token-mapping rows rejected or accounts left unresolved, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     if unresolvedAccounts > 0 || staleAccounts > 0 || summary.inputs.recordsQuarantined > 0
-      || !rejectedTableRows.isEmpty || !quarantinedTokenRows.isEmpty
+      || summary.inputs.recordsPartial > 0 || !rejectedTableRows.isEmpty
+      || !quarantinedTokenRows.isEmpty
     {
       return 4
     }

@@ -21,6 +21,7 @@ public final class MigrationStore {
         SchemaV8.migration,
         SchemaV9.migration,
         SchemaV10.migration,
+        SchemaV11.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

@@ -58,6 +58,10 @@ enum RunFailures {
       if run.summary.inputs.recordsQuarantined > 0 {
         reasons.append("\(run.summary.inputs.recordsQuarantined) legacy record(s) quarantined")
       }
+      if run.summary.inputs.recordsPartial > 0 {
+        reasons.append(
+          "\(run.summary.inputs.recordsPartial) legacy record(s) partial (fields set aside)")
+      }
       if !run.rejectedTableRows.isEmpty {
         reasons.append("\(run.rejectedTableRows.count) entitlement table row(s) rejected")
       }
