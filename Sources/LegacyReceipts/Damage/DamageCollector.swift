@@ -9,9 +9,10 @@ import JSON
 struct DamageCollector {
   /// The fields set aside so far, in reading order.
   private(set) var fields: [SetAsideField] = []
-  /// One step of a path: a member, or an array element.
+  /// One step of a path: a member, or an array element. Names are static text, so entering
+  /// and leaving (once per transaction of every response) costs no reference counting.
   private enum Component {
-    case member(String)
+    case member(StaticString)
     case element(Int)
   }
 
@@ -25,12 +26,12 @@ struct DamageCollector {
   ///
   /// - Parameter root: the path the record's fields live under (`response` for the response
   ///   of an NDJSON record), or none.
-  init(root: String? = nil) {
+  init(root: StaticString? = nil) {
     self.path = root.map { [.member($0)] } ?? []
   }
 
   /// Goes into a member (`receipt`).
-  mutating func enter(_ member: String) { path.append(.member(member)) }
+  mutating func enter(_ member: StaticString) { path.append(.member(member)) }
 
   /// Goes into an array element.
   mutating func enter(element index: Int) { path.append(.element(index)) }
@@ -41,12 +42,14 @@ struct DamageCollector {
   /// The dotted path of a field of the current object: `receipt.in_app[3].expires_date_ms`.
   func dottedPath(_ field: String?) -> String {
     var text = ""
-    for component in path + (field.map { [.member($0)] } ?? []) {
+    func add(_ name: String) { text += text.isEmpty ? name : "." + name }
+    for component in path {
       switch component {
       case .element(let index): text += "[\(index)]"
-      case .member(let name): text += text.isEmpty ? name : "." + name
+      case .member(let name): add(name.description)
       }
     }
+    if let field { add(field) }
     return text
   }
 
@@ -91,22 +94,24 @@ struct DamageCollector {
     return ExcerptSanitizer.excerpt(of: value, limit: 80)
   }
 
+  // The readers below take the field's name as static text: every field of every transaction
+  // goes through them, and the name is spelled out only when a value is set aside.
+
   /// Reads a scalar as text (`readLenientString`), setting aside a value of the wrong kind.
   mutating func string(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer
   ) throws(JSONError) -> String? {
-    try scalar(field(), from: &reader, in: bytes) {
+    try scalar(field, from: &reader, in: bytes) {
       (reader: inout JSONReader) throws(JSONError) -> String? in try reader.readLenientString()
     }
   }
 
   /// Reads a scalar as text through an interner, setting aside a value of the wrong kind.
   mutating func string(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer, interner: inout StringInterner
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
+    interner: inout StringInterner
   ) throws(JSONError) -> String? {
-    try scalar(field(), from: &reader, in: bytes) {
+    try scalar(field, from: &reader, in: bytes) {
       (reader: inout JSONReader) throws(JSONError) -> String? in
       try interner.readLenientString(&reader)
     }
@@ -114,20 +119,18 @@ struct DamageCollector {
 
   /// Reads a scalar as a 64-bit integer (`readLenientInt64`), setting aside a value it refuses.
   mutating func integer(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer
   ) throws(JSONError) -> Int64? {
-    try scalar(field(), from: &reader, in: bytes) {
+    try scalar(field, from: &reader, in: bytes) {
       (reader: inout JSONReader) throws(JSONError) -> Int64? in try reader.readLenientInt64()
     }
   }
 
   /// Reads a scalar as a boolean (`readLenientBool`), setting aside a value it refuses.
   mutating func flag(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer
   ) throws(JSONError) -> Bool? {
-    try scalar(field(), from: &reader, in: bytes) {
+    try scalar(field, from: &reader, in: bytes) {
       (reader: inout JSONReader) throws(JSONError) -> Bool? in try reader.readLenientBool()
     }
   }
@@ -143,8 +146,7 @@ struct DamageCollector {
   /// - Returns: the value, or `nil` when it is `null` or was set aside.
   /// - Throws: `JSONError` only for JSON that cannot be read at all.
   mutating func scalar<Value>(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer,
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
     _ read: (inout JSONReader) throws(JSONError) -> Value?
   ) throws(JSONError) -> Value? {
     lastWasSetAside = false
@@ -157,7 +159,7 @@ struct DamageCollector {
       switch error.kind {
       case .typeMismatch, .numberOutOfRange:
         let range = try reader.skipValue()
-        wrongValue(field(), range: range, in: bytes, reason: error.reason)
+        wrongValue(field.description, range: range, in: bytes, reason: error.reason)
         return nil
       default:
         throw error
@@ -175,17 +177,18 @@ struct DamageCollector {
   ///   - expected: what belongs there.
   /// - Throws: `JSONError` only for JSON that cannot be read at all.
   mutating func skipWrongKind(
-    _ field: String?, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
+    _ field: StaticString?, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
     expected: String
   ) throws(JSONError) {
     let found = try reader.peekKind()
     let range = try reader.skipValue()
-    wrongValue(field, range: range, in: bytes, reason: "expected \(expected), found \(found)")
+    wrongValue(
+      field?.description, range: range, in: bytes, reason: "expected \(expected), found \(found)")
   }
 
-  /// Reads a transaction id (`transaction_id`, `original_transaction_id`): text that cannot be
-  /// an App Store id — masked, rewritten by a spreadsheet, not digits — is set aside, never
-  /// sent to Apple.
+  /// Reads a transaction id (`transaction_id`, `original_transaction_id`) or app transaction
+  /// id: text that cannot be an App Store id — masked, rewritten by a spreadsheet, not digits —
+  /// is set aside, never sent to Apple.
   ///
   /// - Parameters:
   ///   - field: the member's name.
@@ -194,22 +197,29 @@ struct DamageCollector {
   /// - Returns: the id, or `nil` when absent or set aside.
   /// - Throws: `JSONError` only for JSON that cannot be read at all.
   mutating func identifier(
-    _ field: @autoclosure () -> String, from reader: inout JSONReader,
-    in bytes: UnsafeRawBufferPointer
+    _ field: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer
   ) throws(JSONError) -> String? {
+    lastWasSetAside = false
     let offset = reader.offset
-    guard
-      let text = try string(field(), from: &reader, in: bytes)
-    else { return nil }
+    let text: String
+    if try reader.peekKind() == .string {
+      // The common case: the id's digits checked on its bytes, as it is read.
+      let (read, isDigits) = try reader.withStringBytes { bytes in
+        (
+          String(decoding: bytes, as: UTF8.self),
+          (1...TransactionIdentifierCheck.maximumDigits).contains(bytes.count)
+            && bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        )
+      }
+      if isDigits { return read }
+      text = read
+    } else {
+      guard let read = try string(field, from: &reader, in: bytes) else { return nil }
+      text = read
+    }
     // An empty id is an absent one, as Apple's own code reads it.
     if text.isEmpty { return nil }
-    // The common case, checked without building the field's name.
-    if !text.isEmpty, text.utf8.count <= TransactionIdentifierCheck.maximumDigits,
-      text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-    {
-      return text
-    }
-    let name = field()
+    let name = field.description
     guard let problem = Self.problem(withIdentifier: text, field: name) else { return text }
     lastWasSetAside = true
     setAside(name, problem.reason, problem.detail, value: Array(text.utf8), at: offset)

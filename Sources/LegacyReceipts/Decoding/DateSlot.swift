@@ -14,16 +14,16 @@ struct DateSlot {
   /// A fallback spelling (`purchase_date_pst`, `expires_date_formatted`).
   var alternative: Range<Int>?
   /// How the fallback spelling's name ends (`_pst`, or `_formatted` in the iOS 6 layout).
-  var alternativeSuffix = "_pst"
+  var alternativeSuffix: StaticString = "_pst"
   /// Whether the `_ms` field was there but set aside.
   var isDamaged = false
 
   /// Reads the `_ms` spelling; a value that is not an integer is set aside.
   mutating func readMilliseconds(
-    _ field: @autoclosure () -> String, _ reader: inout JSONReader,
-    _ bytes: UnsafeRawBufferPointer, _ damage: inout DamageCollector
+    _ field: StaticString, _ reader: inout JSONReader, _ bytes: UnsafeRawBufferPointer,
+    _ damage: inout DamageCollector
   ) throws(JSONError) {
-    milliseconds = try damage.integer(field(), from: &reader, in: bytes)
+    milliseconds = try damage.integer(field, from: &reader, in: bytes)
     if damage.lastWasSetAside { isDamaged = true }
   }
 
@@ -39,8 +39,10 @@ struct DateSlot {
   {
     if let milliseconds { return (Timestamp(millisecondsSince1970: milliseconds), false) }
     var isUnusable = isDamaged
-    for (range, name) in [(text, field), (alternative, field + alternativeSuffix)] {
+    for (range, isAlternative) in [(text, false), (alternative, true)] {
       guard let range else { continue }
+      // Spelled out only when a spelling is set aside.
+      var name: String { isAlternative ? field + alternativeSuffix.description : field }
       let value = UnsafeRawBufferPointer(rebasing: bytes[range])
       var reader = JSONReader(value)
       let parsed: String?

@@ -87,8 +87,10 @@ public enum VerifyReceiptDecoder {
         case "environment":
           response.environment = try damage.string("environment", from: &reader, in: bytes).map(
             ReceiptEnvironment.init)
-        case "is_retryable", "is-retryable":
-          response.isRetryable = try damage.flag(key.description, from: &reader, in: bytes)
+        case "is_retryable":
+          response.isRetryable = try damage.flag("is_retryable", from: &reader, in: bytes)
+        case "is-retryable":
+          response.isRetryable = try damage.flag("is-retryable", from: &reader, in: bytes)
         case "exception":
           response.exception = try damage.string("exception", from: &reader, in: bytes)
         case "latest_receipt":
@@ -180,11 +182,10 @@ public enum VerifyReceiptDecoder {
       try reader.beginObject()
       while let key = try reader.nextKey() {
         field = key.description
-        let name = key.description
-        func text(_ reader: inout JSONReader) throws(JSONError) -> String? {
+        func text(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> String? {
           try damage.string(name, from: &reader, in: bytes)
         }
-        func integer(_ reader: inout JSONReader) throws(JSONError) -> Int64? {
+        func integer(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> Int64? {
           try damage.integer(name, from: &reader, in: bytes)
         }
         switch key {
@@ -192,45 +193,47 @@ public enum VerifyReceiptDecoder {
           hasInApp = true
           receipt.inApp = try decodeTransactions(
             "in_app", from: &reader, in: bytes, origin: .inApp, damage: &damage)
-        case "receipt_type": receipt.receiptType = try text(&reader)
-        case "bundle_id": receipt.bundleId = try text(&reader)
+        case "receipt_type": receipt.receiptType = try text("receipt_type", &reader)
+        case "bundle_id": receipt.bundleId = try text("bundle_id", &reader)
         case "bid":
           looksLikeIOS6 = true
-          receipt.bundleId = try text(&reader)
-        case "application_version": receipt.applicationVersion = try text(&reader)
+          receipt.bundleId = try text("bid", &reader)
+        case "application_version":
+          receipt.applicationVersion = try text("application_version", &reader)
         case "bvrs":
           looksLikeIOS6 = true
-          receipt.applicationVersion = try text(&reader)
+          receipt.applicationVersion = try text("bvrs", &reader)
         case "original_application_version":
-          receipt.originalApplicationVersion = try text(&reader)
-        case "adam_id": receipt.adamId = try integer(&reader)
+          receipt.originalApplicationVersion = try text("original_application_version", &reader)
+        case "adam_id": receipt.adamId = try integer("adam_id", &reader)
         case "item_id":
           looksLikeIOS6 = true
-          receipt.adamId = try integer(&reader)
-        case "app_item_id": receipt.appItemId = try integer(&reader)
-        case "download_id": receipt.downloadId = try integer(&reader)
+          receipt.adamId = try integer("item_id", &reader)
+        case "app_item_id": receipt.appItemId = try integer("app_item_id", &reader)
+        case "download_id": receipt.downloadId = try integer("download_id", &reader)
         case "version_external_identifier":
-          receipt.versionExternalIdentifier = try integer(&reader)
+          receipt.versionExternalIdentifier = try integer("version_external_identifier", &reader)
         case "receipt_creation_date_ms":
-          try creation.readMilliseconds(key.description, &reader, bytes, &damage)
+          try creation.readMilliseconds("receipt_creation_date_ms", &reader, bytes, &damage)
         case "receipt_creation_date": creation.text = try reader.skipValue()
         case "receipt_creation_date_pst": creation.alternative = try reader.skipValue()
         case "request_date_ms":
-          try request.readMilliseconds(key.description, &reader, bytes, &damage)
+          try request.readMilliseconds("request_date_ms", &reader, bytes, &damage)
         case "request_date": request.text = try reader.skipValue()
         case "request_date_pst": request.alternative = try reader.skipValue()
         case "expiration_date_ms":
-          try expiration.readMilliseconds(key.description, &reader, bytes, &damage)
+          try expiration.readMilliseconds("expiration_date_ms", &reader, bytes, &damage)
         case "expiration_date": expiration.text = try reader.skipValue()
         case "expiration_date_pst": expiration.alternative = try reader.skipValue()
         case "preorder_date_ms":
-          try preorder.readMilliseconds(key.description, &reader, bytes, &damage)
+          try preorder.readMilliseconds("preorder_date_ms", &reader, bytes, &damage)
         case "preorder_date": preorder.text = try reader.skipValue()
         case "preorder_date_pst": preorder.alternative = try reader.skipValue()
         // The same keys are the app's first purchase in the modern layout and the
         // transaction's in the iOS 6 one: keep both readings.
         case "original_purchase_date_ms":
-          try appOriginalPurchase.readMilliseconds(key.description, &reader, bytes, &damage)
+          try appOriginalPurchase.readMilliseconds(
+            "original_purchase_date_ms", &reader, bytes, &damage)
           dates.originalPurchase.milliseconds = appOriginalPurchase.milliseconds
           dates.originalPurchase.isDamaged = appOriginalPurchase.isDamaged
         case "original_purchase_date":
@@ -292,7 +295,7 @@ public enum VerifyReceiptDecoder {
   /// `latest_receipt_info`). A member that is neither, and an element that is not an object,
   /// is set aside.
   private static func decodeTransactions(
-    _ name: String, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
+    _ name: StaticString, from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
     origin: TransactionOrigin, damage: inout DamageCollector
   ) throws -> [LegacyTransaction] {
     var interner = StringInterner()
@@ -370,16 +373,16 @@ public enum VerifyReceiptDecoder {
     into transaction: inout LegacyTransaction, dates: inout TransactionDates,
     interner: inout StringInterner, damage: inout DamageCollector
   ) throws(JSONError) -> Bool {
-    // The name is spelled out only when a value is set aside: this runs for every field of
-    // every transaction.
-    func text(_ reader: inout JSONReader) throws(JSONError) -> String? {
-      try damage.string(key.description, from: &reader, in: bytes)
+    // Field names are static text, spelled out only when a value is set aside: this runs for
+    // every field of every transaction.
+    func text(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> String? {
+      try damage.string(name, from: &reader, in: bytes)
     }
-    func integer(_ reader: inout JSONReader) throws(JSONError) -> Int64? {
-      try damage.integer(key.description, from: &reader, in: bytes)
+    func integer(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> Int64? {
+      try damage.integer(name, from: &reader, in: bytes)
     }
-    func flag(_ reader: inout JSONReader) throws(JSONError) -> Bool? {
-      try damage.flag(key.description, from: &reader, in: bytes)
+    func flag(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> Bool? {
+      try damage.flag(name, from: &reader, in: bytes)
     }
     /// What the old logic needs: without it, the transaction is not evaluated.
     func critical() {
@@ -387,30 +390,32 @@ public enum VerifyReceiptDecoder {
     }
     switch key {
     case "transaction_id":
-      transaction.transactionId = try damage.identifier(key.description, from: &reader, in: bytes)
+      transaction.transactionId = try damage.identifier("transaction_id", from: &reader, in: bytes)
     case "original_transaction_id":
       transaction.originalTransactionId = try damage.identifier(
-        key.description, from: &reader, in: bytes)
-    case "web_order_line_item_id": transaction.webOrderLineItemId = try text(&reader)
+        "original_transaction_id", from: &reader, in: bytes)
+    case "web_order_line_item_id":
+      transaction.webOrderLineItemId = try text("web_order_line_item_id", &reader)
     case "product_id":
       transaction.productId = try damage.string(
-        key.description, from: &reader, in: bytes, interner: &interner)
+        "product_id", from: &reader, in: bytes, interner: &interner)
       critical()
     case "subscription_group_identifier":
       transaction.subscriptionGroupIdentifier = try damage.string(
-        key.description, from: &reader, in: bytes, interner: &interner)
+        "subscription_group_identifier", from: &reader, in: bytes, interner: &interner)
       critical()
-    case "quantity": transaction.quantity = try integer(&reader)
+    case "quantity": transaction.quantity = try integer("quantity", &reader)
     case "purchase_date_ms":
-      try dates.purchase.readMilliseconds(key.description, &reader, bytes, &damage)
+      try dates.purchase.readMilliseconds("purchase_date_ms", &reader, bytes, &damage)
     case "purchase_date": dates.purchase.text = try reader.skipValue()
     case "purchase_date_pst": dates.purchase.alternative = try reader.skipValue()
     case "original_purchase_date_ms":
-      try dates.originalPurchase.readMilliseconds(key.description, &reader, bytes, &damage)
+      try dates.originalPurchase.readMilliseconds(
+        "original_purchase_date_ms", &reader, bytes, &damage)
     case "original_purchase_date": dates.originalPurchase.text = try reader.skipValue()
     case "original_purchase_date_pst": dates.originalPurchase.alternative = try reader.skipValue()
     case "expires_date_ms":
-      try dates.expires.readMilliseconds(key.description, &reader, bytes, &damage)
+      try dates.expires.readMilliseconds("expires_date_ms", &reader, bytes, &damage)
     // iOS 6: `expires_date` holds epoch milliseconds; the text is in `expires_date_formatted`.
     case "expires_date": dates.expires.text = try reader.skipValue()
     case "expires_date_formatted":
@@ -424,21 +429,25 @@ public enum VerifyReceiptDecoder {
         try reader.skipValue()
       }
     case "cancellation_date_ms":
-      try dates.cancellation.readMilliseconds(key.description, &reader, bytes, &damage)
+      try dates.cancellation.readMilliseconds("cancellation_date_ms", &reader, bytes, &damage)
     case "cancellation_date": dates.cancellation.text = try reader.skipValue()
     case "cancellation_date_pst": dates.cancellation.alternative = try reader.skipValue()
-    case "cancellation_reason": transaction.cancellationReason = try integer(&reader)
-    case "is_trial_period": transaction.isTrialPeriod = try flag(&reader)
-    case "is_in_intro_offer_period": transaction.isInIntroOfferPeriod = try flag(&reader)
+    case "cancellation_reason":
+      transaction.cancellationReason = try integer("cancellation_reason", &reader)
+    case "is_trial_period": transaction.isTrialPeriod = try flag("is_trial_period", &reader)
+    case "is_in_intro_offer_period":
+      transaction.isInIntroOfferPeriod = try flag("is_in_intro_offer_period", &reader)
     case "is_upgraded":
-      transaction.isUpgraded = try flag(&reader) ?? false
+      transaction.isUpgraded = try flag("is_upgraded", &reader) ?? false
       critical()
     case "in_app_ownership_type":
-      transaction.ownershipType = try text(&reader).map(OwnershipType.init)
+      transaction.ownershipType = try text("in_app_ownership_type", &reader).map(OwnershipType.init)
       critical()
-    case "offer_code_ref_name": transaction.offerCodeRefName = try text(&reader)
-    case "promotional_offer_id": transaction.promotionalOfferId = try text(&reader)
-    case "app_account_token": transaction.appAccountToken = try text(&reader)
+    case "offer_code_ref_name":
+      transaction.offerCodeRefName = try text("offer_code_ref_name", &reader)
+    case "promotional_offer_id":
+      transaction.promotionalOfferId = try text("promotional_offer_id", &reader)
+    case "app_account_token": transaction.appAccountToken = try text("app_account_token", &reader)
     default: return false
     }
     return true
@@ -450,7 +459,7 @@ public enum VerifyReceiptDecoder {
     from reader: inout JSONReader, in bytes: UnsafeRawBufferPointer,
     damage: inout DamageCollector
   ) throws -> [LegacyRenewalInfo] {
-    let name = "pending_renewal_info"
+    let name: StaticString = "pending_renewal_info"
     switch try reader.peekKind() {
     case .null:
       _ = try reader.readNullIfPresent()
@@ -481,7 +490,8 @@ public enum VerifyReceiptDecoder {
       }
       return infos
     default:
-      try damage.skipWrongKind(name, from: &reader, in: bytes, expected: "an array of renewal info")
+      try damage.skipWrongKind(
+        name, from: &reader, in: bytes, expected: "an array of renewal info")
       return []
     }
   }
@@ -519,40 +529,42 @@ public enum VerifyReceiptDecoder {
     into info: inout LegacyRenewalInfo, grace: inout DateSlot, readsGrace: Bool,
     damage: inout DamageCollector
   ) throws(JSONError) {
-    func text(_ reader: inout JSONReader) throws(JSONError) -> String? {
-      try damage.string(key.description, from: &reader, in: bytes)
+    func text(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> String? {
+      try damage.string(name, from: &reader, in: bytes)
     }
-    func flag(_ reader: inout JSONReader) throws(JSONError) -> Bool? {
-      try damage.flag(key.description, from: &reader, in: bytes)
+    func flag(_ name: StaticString, _ reader: inout JSONReader) throws(JSONError) -> Bool? {
+      try damage.flag(name, from: &reader, in: bytes)
     }
     func critical() {
       if damage.lastWasSetAside { info.isIncomplete = true }
     }
     switch key {
     case "original_transaction_id":
-      info.originalTransactionId = try damage.identifier(key.description, from: &reader, in: bytes)
-    case "product_id": info.productId = try text(&reader)
-    case "auto_renew_product_id": info.autoRenewProductId = try text(&reader)
+      info.originalTransactionId = try damage.identifier(
+        "original_transaction_id", from: &reader, in: bytes)
+    case "product_id": info.productId = try text("product_id", &reader)
+    case "auto_renew_product_id":
+      info.autoRenewProductId = try text("auto_renew_product_id", &reader)
     case "auto_renew_status":
-      info.autoRenewStatus = try flag(&reader)
+      info.autoRenewStatus = try flag("auto_renew_status", &reader)
       critical()
     case "expiration_intent":
-      info.expirationIntent = try damage.integer(key.description, from: &reader, in: bytes).map(
+      info.expirationIntent = try damage.integer("expiration_intent", from: &reader, in: bytes).map(
         ExpirationIntent.init)
       critical()
     case "is_in_billing_retry_period":
-      info.isInBillingRetryPeriod = try flag(&reader)
+      info.isInBillingRetryPeriod = try flag("is_in_billing_retry_period", &reader)
       critical()
     case "grace_period_expires_date_ms" where readsGrace:
-      try grace.readMilliseconds(key.description, &reader, bytes, &damage)
+      try grace.readMilliseconds("grace_period_expires_date_ms", &reader, bytes, &damage)
     case "grace_period_expires_date" where readsGrace:
       grace.text = try reader.skipValue()
     case "grace_period_expires_date_pst" where readsGrace:
       grace.alternative = try reader.skipValue()
     case "price_consent_status":
-      info.priceConsentStatus = try damage.integer(key.description, from: &reader, in: bytes)
-    case "offer_code_ref_name": info.offerCodeRefName = try text(&reader)
-    case "promotional_offer_id": info.promotionalOfferId = try text(&reader)
+      info.priceConsentStatus = try damage.integer("price_consent_status", from: &reader, in: bytes)
+    case "offer_code_ref_name": info.offerCodeRefName = try text("offer_code_ref_name", &reader)
+    case "promotional_offer_id": info.promotionalOfferId = try text("promotional_offer_id", &reader)
     default: try reader.skipValue()
     }
   }

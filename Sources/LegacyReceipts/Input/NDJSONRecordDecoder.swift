@@ -105,9 +105,12 @@ enum NDJSONRecordDecoder {
             try damage.skipWrongKind(
               "response", from: &reader, in: bytes, expected: "a verifyReceipt response object")
           }
-        case "receipt_data", "receipt-data":
-          field = key.description
-          receiptData = try damage.string(key.description, from: &reader, in: bytes)
+        case "receipt_data":
+          field = "receipt_data"
+          receiptData = try damage.string("receipt_data", from: &reader, in: bytes)
+        case "receipt-data":
+          field = "receipt-data"
+          receiptData = try damage.string("receipt-data", from: &reader, in: bytes)
         case "environment":
           field = "environment"
           environment = try damage.string("environment", from: &reader, in: bytes).map(
