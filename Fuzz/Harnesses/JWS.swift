@@ -47,6 +47,11 @@ let verifier = try! SignedDataVerifier(
   trustedRoots: roots, bundleId: "com.example", appAppleId: 1234, environment: .sandbox,
   now: { now }, notice: { _ in })
 
+/// The same roots for values of StoreKit testing in Xcode, whose chains are a single certificate
+/// without Apple's extensions (the `xcode-*` seeds are signed by one such certificate, which is
+/// one of `roots` only if a seed names it: otherwise their verdict is an untrusted chain).
+let xcodeVerifier = verifier.verifying(environment: .xcode)
+
 /// Called by libFuzzer once per input.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -70,6 +75,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   do { _ = try verifier.verifyRenewalInfo(jws) } catch { expectDescribed(error) }
   do { _ = try verifier.verifyAppTransaction(jws) } catch { expectDescribed(error) }
   do { _ = try verifier.verifyNotification(jws) } catch { expectDescribed(error) }
+  do { _ = try xcodeVerifier.verifyTransaction(jws) } catch { expectDescribed(error) }
+  do { _ = try xcodeVerifier.verifyAppTransaction(jws) } catch { expectDescribed(error) }
 
   let report = SignedValueInspector.inspect(
     jws, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil, now: now)

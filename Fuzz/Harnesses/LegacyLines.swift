@@ -8,8 +8,9 @@
 // give the same lines and line ends, the lines and their ends must spell the file again, no
 // line may hold a line break of its kind, and every byte must be consumed. A row ends inside
 // quotes exactly when splitting it finds its quoted field unterminated. The reader must turn
-// the file into records and quarantined entries only, with seed ids of digits and non-empty
-// account ids. Crashes, hangs and broken invariants (`invariant`) are findings.
+// the file into records and quarantined entries only, with seed ids (original and app
+// transaction ids) of digits, order ids of letters and digits, and non-empty account ids.
+// Crashes, hangs and broken invariants (`invariant`) are findings.
 
 import Foundation
 
@@ -94,7 +95,8 @@ func checkQuotes(_ bytes: [UInt8]) {
 
 // MARK: - The reader
 
-/// Reads the file as a seed CSV or as NDJSON: records and quarantined entries only.
+/// Reads the file as a seed CSV or as NDJSON: records (whole or partial) and quarantined entries
+/// only.
 func checkReader(_ format: LegacyInputFormat) {
   let reader = LegacyInputReader(
     options: .init(maximumRecordBytes: 256, forcedFormat: format))
@@ -102,9 +104,27 @@ func checkReader(_ format: LegacyInputFormat) {
     switch event {
     case .record(let record):
       invariant(!record.accountId.isEmpty, "a record without an account id")
-      if case .seed(let id) = record.content {
+      // Every id the record gives the App Store is one it could be (digits; an order id of
+      // letters and digits); anything else was set aside or quarantined.
+      let ids = record.originalTransactionIds + (record.appTransactionId.map { [$0] } ?? [])
+      for id in ids {
         invariant(
           !id.isEmpty && id.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }, "seed id \(id)")
+      }
+      if let order = record.orderId {
+        invariant(
+          !order.isEmpty
+            && order.utf8.allSatisfy {
+              ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+            }, "order id \(order)")
+      }
+      if case .seed(nil) = record.content {
+        invariant(
+          record.appTransactionId != nil || record.orderId != nil, "a seed record without an id")
+      }
+      for field in record.setAside {
+        invariant(
+          !field.path.isEmpty && !field.detail.isEmpty, "a set-aside field without a reason")
       }
     case .quarantined(let entry):
       invariant(!entry.detail.isEmpty, "a quarantined entry without a reason")

@@ -24,6 +24,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
   }
   use(document.response)
+  // Damage is kept to its field: each set-aside field names where and why, and no id the
+  // response still names can be sent to Apple unless it is one.
+  for field in document.setAside {
+    invariant(!field.path.isEmpty && !field.detail.isEmpty, "a set-aside field without a reason")
+  }
+  for id in document.response.originalTransactionIds {
+    invariant(
+      (1...20).contains(id.utf8.count) && id.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 },
+      "an id that cannot be Apple's survived: \(id)")
+  }
   return 0
 }
 

@@ -78,7 +78,10 @@ struct ExpectedCategoryTests {
       case .upgradeMisread:
         #expect(transactions.contains { $0.upgradedAt != nil })
       case .idsOnly:
-        #expect(account.snapshots.contains { $0.style == .rawReceipt })
+        #expect(
+          account.snapshots.contains {
+            [.rawReceipt, .appTransactionIdOnly, .orderIdOnly].contains($0.style)
+          })
         #expect(!account.snapshots.contains { $0.style == .modern || $0.style == .iOS6 })
       case .staleAppStoreData:
         // Only data fetched before the comparison instant can have run out.

@@ -8,7 +8,7 @@ import Testing
 /// accounts' tables and be named as the suspect wherever it alone made the table. The world's
 /// oracle decides the table with the tool's own old logic, so this judges the naming and the
 /// categories against the simulator's truth — our own code on both sides, not Apple's.
-// One world at a time: eleven pipelines at once, each with its loopback connections, would
+// One world at a time: seventeen pipelines at once, each with its loopback connections, would
 // crowd the test process's file descriptors.
 @Suite("End to end: every legacy bug is injected, found and named", .serialized)
 struct LegacyFlawTests {
@@ -23,6 +23,7 @@ struct LegacyFlawTests {
     configuration.upgradeByCancellationRate = 0.3
     configuration.tableFlawRates = [(flaw, 1)]
     configuration.recipeFlawRates = []
+    configuration.shippedFlawRates = []
     let world = try EndToEnd.world(
       seed: 31, accounts: 200, configuration: configuration, label: flaw.rawValue)
     let expected = try EndToEnd.expected(world: world)

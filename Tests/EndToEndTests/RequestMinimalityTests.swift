@@ -35,6 +35,7 @@ struct RequestMinimalityTests {
     var historyAnswers: [String: Int] = [:]
     var statusAnswers: [String: Int] = [:]
     var notFound: [String: Int] = [:]
+    var orderAnswers: [String: Int] = [:]
     for entry in log {
       let id = String(entry.path.split(separator: "/").last ?? "")
       switch (entry.endpoint, entry.status) {
@@ -44,6 +45,8 @@ struct RequestMinimalityTests {
         statusAnswers[customers.byId[id] ?? "unknown id \(id)", default: 0] += 1
       case (.transactionHistory?, 404?):
         notFound["\(entry.environment.rawValue) \(id)", default: 0] += 1
+      case (.orderLookup?, 200?):
+        orderAnswers[id, default: 0] += 1
       default:
         Issue.record("unexpected request: \(entry)")
       }
@@ -51,6 +54,7 @@ struct RequestMinimalityTests {
     #expect(historyAnswers == customers.pages)
     #expect(statusAnswers == customers.pages.mapValues { _ in 1 })
     #expect(notFound.values.allSatisfy { $0 == 1 }, "an id was asked twice in one environment")
+    #expect(orderAnswers.values.allSatisfy { $0 == 1 }, "an order id was looked up twice")
 
     // A 404 only where the world really does not know the id in that environment.
     let worldData = appStore.embedded.setup.world
@@ -77,6 +81,7 @@ struct RequestMinimalityTests {
     }
     let notFoundAnswers = statistics.counters(for: .transactionHistory).answers(withStatus: 404)
     #expect(notFoundAnswers == floor.notFoundAnswers)
+    #expect(orderAnswers.count == floor.totalOrderLookups)
     // The world exercises every part of the floor.
     #expect(floor.notFoundAnswers > 0)
     #expect(floor.historyPages > floor.customers, "some history spans several pages")

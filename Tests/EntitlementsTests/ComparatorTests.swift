@@ -340,7 +340,8 @@ struct ComparatorTests {
     .compare(input)
     #expect(result.category == .match)
     #expect(result.tableCategory == .billingRetryAsActive)
-    #expect(result.suspectedFlaws == [.autoRenewMeansEntitled])
+    // Reading a valid receipt as "subscribed" grants the same row: both bugs are named.
+    #expect(result.suspectedFlaws == [.autoRenewMeansEntitled, .status0MeansSubscribed])
     #expect(result.keys.first?.table?.status == .active)
   }
 
@@ -472,6 +473,9 @@ struct ComparatorTests {
     #expect(unknown.category == .durationUnknown)
     #expect(unknown.category.impact == .needsAttention)
     #expect(unknown.explanation.contains("add its duration to the catalogue"))
+    // Nothing changed after the snapshot and neither logic erred: the catalogue lacks it.
+    #expect(unknown.cause == .catalogue)
+    #expect(!unknown.explanation.contains("after the snapshot"))
   }
 
   @Test("the catalogue reads durations and refuses them where they make no sense")

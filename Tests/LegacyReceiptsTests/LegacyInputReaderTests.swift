@@ -81,7 +81,14 @@ struct LegacyInputReaderTests {
       withDestinationPath: "/nonexistent/x.json")
 
     let collected = try Collected([directory.path])
-    #expect(collected.records.map(\.accountId) == ["a1", "a4"])
+    // a6's receipt is not an object: set aside, and the rest of the response kept (partial).
+    #expect(collected.records.map(\.accountId) == ["a1", "a4", "a6"])
+    let partial = try #require(collected.records.first { $0.accountId == "a6" })
+    #expect(partial.setAside.map(\.path) == ["response.receipt"])
+    #expect(partial.setAside.first?.reason == .wrongType)
+    #expect(partial.setAside.first?.excerpt == "7")
+    #expect(
+      !partial.setAside.contains { $0.excerpt.contains("SECRET") || $0.detail.contains("SECRET") })
     let byLine = Dictionary(
       uniqueKeysWithValues: collected.quarantined.compactMap { entry in
         entry.position.line.map { ($0, entry) }
@@ -95,9 +102,7 @@ struct LegacyInputReaderTests {
         == "response.status: expected a number or numeric string, found a string at byte 44 of the record"
     )
     #expect(byLine[7]?.reason == .missingContent)
-    #expect(byLine[8]?.reason == .wrongType)
-    #expect(byLine[8]?.excerpt.contains("SECRET") == false)
-    #expect(byLine[8]?.excerpt.contains("\"latest_receipt\": \"<redacted>\"") == true)
+    #expect(byLine[8] == nil)
     #expect(byLine[10]?.reason == .malformedJSON)
     #expect(byLine[11]?.reason == .invalidUTF8)
     #expect(
@@ -230,18 +235,28 @@ struct LegacyInputReaderTests {
       .write(to: directory.appendingPathComponent("damaged.ndjson"))
 
     let collected = try Collected([directory.path])
+    // A damaged id is set aside, never sent to Apple; the rest of its response is kept.
     #expect(
-      collected.records.map(\.accountId).sorted() == ["acct\n2", "acct-1", "acct-3", "b1", "b2"])
+      collected.records.map(\.accountId).sorted() == [
+        "acct\n2", "acct-1", "acct-3", "b1", "b2", "d0", "d1", "d2", "d3",
+      ])
     #expect(collected.records.first { $0.accountId == "acct-3" }?.position.line == 7)
-    let malformed = collected.quarantined.filter { $0.reason == .malformedTransactionId }
-    #expect(malformed.count == 4, "\(collected.quarantined)")
+    let damagedRecords = collected.records.filter { $0.accountId.hasPrefix("d") }
+    #expect(damagedRecords.allSatisfy { $0.originalTransactionIds.isEmpty && $0.isPartial })
+    let malformed = damagedRecords.flatMap(\.setAside)
+    #expect(malformed.allSatisfy { $0.reason == .malformedTransactionId })
+    #expect(
+      malformed.map(\.path).allSatisfy {
+        $0 == "response.latest_receipt_info[0].original_transaction_id"
+      })
+    #expect(malformed.count == 4, "\(malformed)")
     let details = malformed.map(\.detail)
     #expect(
       details.contains { $0.contains("'1.00000071234568E+15' looks like a number rewritten") })
     #expect(details.contains { $0.contains("'-5' is negative") })
     #expect(details.contains { $0.contains("'12.5' looks like a number rewritten") })
     #expect(details.contains { $0.contains("has 21 digits") })
-    #expect(collected.quarantined.count == 4)
+    #expect(collected.quarantined.isEmpty)
   }
 
   @Test("a forced format overrides extensions")

@@ -454,6 +454,132 @@ struct OldEntitlementLogicTests {
     #expect(flawed.status == .revoked)
     #expect(flawed.revocationDate == at(-days(55)))
   }
+
+  // MARK: - Bugs teams shipped
+
+  @Test("auto-renew turned off still leaves the paid period; flawed code ends access at once")
+  func autoRenewOff() throws {
+    var builder = ResponseBuilder()
+    builder.latest = monthly(2, lastStart: -days(5))
+    builder.renewals = [["original_transaction_id": "100", "auto_renew_status": "0"]]
+    let response = try builder.response()
+    #expect(try #require(reference.evaluate(response, at: now).first).status == .active)
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.autoRenewOffMeansExpired]).evaluate(response, at: now).first)
+    #expect(flawed.status == .expired)
+    #expect(flawed.reason == "treated as expired because auto_renew_status is 0")
+  }
+
+  @Test("a lapsed subscription ends at its expiry; flawed code adds a week of its own grace")
+  func fixedGraceDays() throws {
+    var builder = ResponseBuilder()
+    builder.latest = monthly(2, lastStart: -days(33))
+    builder.renewals = [
+      ["original_transaction_id": "100", "auto_renew_status": "0", "expiration_intent": "1"]
+    ]
+    let response = try builder.response()
+    #expect(try #require(reference.evaluate(response, at: now).first).status == .expired)
+    let flawed = OldEntitlementLogic(flaws: [.addsFixedGraceDays])
+    let inside = try #require(flawed.evaluate(response, at: now).first)
+    #expect(inside.status == .active)
+    // The expiry stays Apple's; only access runs on.
+    #expect(inside.expiresDate == at(-days(3)))
+    #expect(try #require(flawed.evaluate(response, at: at(days(5))).first).status == .expired)
+  }
+
+  @Test("a non-renewing pass runs out; flawed code owns it for ever")
+  func nonRenewingForever() throws {
+    let catalog = try ProductCatalog(
+      csv: "product_id,type,group,duration\npass,non_renewing,,P30D\n")
+    var builder = ResponseBuilder()
+    builder.inApp = [
+      ResponseBuilder.transaction(
+        id: "702", original: "702", product: "pass", group: nil, purchase: at(-days(90)),
+        expires: nil)
+    ]
+    let response = try builder.response()
+    let expired = try #require(
+      OldEntitlementLogic(catalog: catalog).evaluate(response, at: now).first)
+    #expect(expired.status == .expired)
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.nonRenewingOwnedForever], catalog: catalog).evaluate(
+        response, at: now
+      ).first)
+    #expect(flawed.status == .active)
+    #expect(flawed.expiresDate == nil)
+  }
+
+  @Test("a consumable in the receipt grants nothing; flawed code counts it as owned")
+  func consumablesOwned() throws {
+    let catalog = try ProductCatalog(csv: "product_id,type,group\ncoins,consumable,\n")
+    var builder = ResponseBuilder()
+    builder.inApp = [
+      ResponseBuilder.transaction(
+        id: "701", original: "701", product: "coins", group: nil, purchase: at(-days(1)),
+        expires: nil)
+    ]
+    let response = try builder.response()
+    #expect(OldEntitlementLogic(catalog: catalog).evaluate(response, at: now).isEmpty)
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.consumablesCountAsOwned], catalog: catalog).evaluate(
+        response, at: now
+      ).first)
+    #expect(flawed.key == .product("coins"))
+    #expect(flawed.status == .active)
+    #expect(flawed.kind == .consumable)
+  }
+
+  @Test("taking the first array element misreads an oldest-first array; the reference does not")
+  func firstArrayElement() throws {
+    var builder = ResponseBuilder()
+    // Oldest first, as Apple's answers once listed them.
+    builder.latest = monthly(3, lastStart: -days(5))
+    builder.renewals = [["original_transaction_id": "100", "expiration_intent": "1"]]
+    let response = try builder.response()
+    #expect(try #require(reference.evaluate(response, at: now).first).status == .active)
+    let flawed = OldEntitlementLogic(flaws: [.takesFirstArrayElement])
+    #expect(try #require(flawed.evaluate(response, at: now).first).status == .expired)
+  }
+
+  @Test(
+    "an expired subscription in a valid receipt grants nothing; flawed code reads status 0 as subscribed"
+  )
+  func statusZeroSubscribed() throws {
+    var builder = ResponseBuilder()
+    builder.latest = monthly(2, lastStart: -days(60))
+    builder.renewals = [
+      ["original_transaction_id": "100", "auto_renew_status": "0", "expiration_intent": "1"]
+    ]
+    let response = try builder.response()
+    #expect(try #require(reference.evaluate(response, at: now).first).status == .expired)
+    let flawed = try #require(
+      OldEntitlementLogic(flaws: [.status0MeansSubscribed]).evaluate(response, at: now).first)
+    #expect(flawed.status == .active)
+    #expect(flawed.transactionId == "102")
+    // A response with another status carries no such promise (and no transactions).
+    builder.status = 21006
+    let other = try #require(
+      OldEntitlementLogic(flaws: [.status0MeansSubscribed]).evaluate(
+        try builder.response(), at: now
+      ).first)
+    #expect(other.status == .expired)
+  }
+
+  @Test("a transaction whose date was set aside at ingest is left out, its id kept")
+  func incompleteTransactionLeftOut() throws {
+    var builder = ResponseBuilder()
+    var transactions = monthly(2, lastStart: -days(5))
+    transactions[1]["expires_date_ms"] = "soon"
+    builder.latest = transactions
+    let decoded = try decodeResponse(builder.json)
+    #expect(decoded.setAside.map(\.path) == ["latest_receipt_info[1].expires_date_ms"])
+    #expect(decoded.response.latestReceiptInfo[1].isIncomplete)
+    #expect(decoded.response.originalTransactionIds == ["100"])
+    // Only the earlier period is read: it ran out 5 days ago.
+    let entitlement = try #require(reference.evaluate(decoded.response, at: now).first)
+    #expect(entitlement.status == .expired)
+    #expect(entitlement.transactionId == "101")
+  }
 }
 
 extension Array {

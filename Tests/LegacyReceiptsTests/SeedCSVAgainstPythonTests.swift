@@ -36,7 +36,7 @@ struct SeedCSVAgainstPythonTests {
     try LegacyInputReader().read([file.path]) { event in
       switch event {
       case .record(let record):
-        guard case .seed(let id) = record.content else {
+        guard case .seed(let id?) = record.content else {
           Issue.record("a seed CSV row read as \(record.content)")
           return
         }
@@ -83,7 +83,7 @@ struct SeedCSVAgainstPythonTests {
     try LegacyInputReader().read([file.path]) { event in
       switch event {
       case .record(let record):
-        guard case .seed(let id) = record.content else { return }
+        guard case .seed(let id?) = record.content else { return }
         ours.append([Array(record.accountId.utf8), Array(id.utf8)])
       case .quarantined(let entry): quarantined.append(entry)
       case .fileStarted, .progress, .skipped: break

@@ -140,17 +140,46 @@ struct VerifyReceiptDecoderTests {
   }
 
   @Test(
-    "names the field, the reason and the byte for wrong types and bad dates",
+    "sets aside a field of the wrong type or a bad date with its path and reason, and reads the rest",
     arguments: [
       (
         #"{"status": 0, "receipt": {"in_app": [{"transaction_id": "1"}, {"expires_date_ms": {"a": 1}}]}}"#,
-        "receipt.in_app[1].expires_date_ms: expected a number or numeric string, found an object at byte 82",
-        "wrong type"
+        "receipt.in_app[1].expires_date_ms",
+        "expected a number or numeric string, found an object", QuarantineReason.wrongType, 82
       ),
       (
         #"{"status": 0, "latest_receipt_info": [{"purchase_date": "yesterday"}]}"#,
-        "latest_receipt_info[0].purchase_date: unparsable date 'yesterday'", "unparsable date"
+        "latest_receipt_info[0].purchase_date", "unparsable date 'yesterday'", .unparsableDate,
+        56
       ),
+      (
+        #"{"status": 0, "pending_renewal_info": [{"auto_renew_status": "maybe"}]}"#,
+        "pending_renewal_info[0].auto_renew_status",
+        "expected a boolean or boolean string, found a string", .wrongType, 61
+      ),
+    ])
+  func setAside(
+    document: String, path: String, detail: String, reason: QuarantineReason, offset: Int
+  ) throws {
+    let decoded = try decodeResponse(document)
+    let field = try #require(decoded.setAside.first)
+    #expect(decoded.setAside.count == 1)
+    #expect(field.path == path)
+    #expect(field.detail == detail)
+    #expect(field.reason == reason)
+    #expect(field.byteOffset == offset)
+    #expect(decoded.response.status == .valid)
+    // The field's transaction or renewal is kept, marked incomplete for the old logic.
+    let incomplete =
+      decoded.response.latestReceiptInfo.map(\.isIncomplete)
+      + (decoded.response.receipt?.inApp.map(\.isIncomplete) ?? [])
+      + decoded.response.pendingRenewalInfo.map(\.isIncomplete)
+    #expect(incomplete.filter { $0 }.count == 1)
+  }
+
+  @Test(
+    "names the field, the reason and the byte when nothing of the document can be used",
+    arguments: [
       (
         #"{"status": [0]}"#,
         "status: expected a number or numeric string, found an array at byte 11", "wrong type"
@@ -158,11 +187,6 @@ struct VerifyReceiptDecoderTests {
       (
         #"{"receipt": {}}"#, "not a verifyReceipt response: it has no 'status' field",
         "missing field"
-      ),
-      (
-        #"{"status": 0, "pending_renewal_info": [{"auto_renew_status": "maybe"}]}"#,
-        "pending_renewal_info[0].auto_renew_status: expected a boolean or boolean string, found a string at byte 61",
-        "wrong type"
       ),
       (
         #"{"status": 0, "receipt": {"in_app": [{"transaction_id": "1"#,

@@ -156,6 +156,86 @@ struct IngestStageTests {
     }
   }
 
+  @Test("a damaged record is kept partial: counted apart, its fields stored, named by compare")
+  func partialRecord() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("damaged.ndjson")
+    let masked =
+      #"{"account_id": "p", "response": {"status": 0, "receipt": {"request_date_ms": "1718452800000", "item_id": "*****", "in_app": [{"transaction_id": "2", "original_transaction_id": "1", "product_id": "p", "purchase_date_ms": "1718000000000"}]}, "pending_renewal_info": [{"original_transaction_id": "37xxxxxxxxx89"}]}}"#
+    // First the damaged record is cut short (quarantined), then mended: the quarantine entry
+    // of that position goes, and the record is kept.
+    let before =
+      #"{"account_id": "w", "response": {"status": 21002}}"# + "\n"
+      + #"{"account_id": "q", "receipt_data": {"not": "a receipt"}}"# + "\n"
+    try Data((before + #"{"account_id": "p", "response": {"status": 0, "receipt": {"#).utf8)
+      .write(to: file)
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let options = IngestOptions(paths: [file.path], batchRecords: 1)
+    let cut = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    #expect(cut.quarantined == 2 && cut.accepted == 1 && cut.partial == 0)
+
+    try Data((before + masked + "\n").utf8).write(to: file)
+    let mended = try IngestStage(store: store, options: options, now: SteppingClock().now).run()
+    #expect(mended.recordsRead == mended.accepted + mended.partial + mended.quarantined)
+    #expect(mended.accepted == 1 && mended.partial == 1 && mended.quarantined == 1)
+    #expect(mended.setAsideByReason == [.masked: 2])
+    #expect(
+      mended.setAsideSamples.map(\.field.path) == [
+        "response.receipt.item_id", "response.pending_renewal_info[0].original_transaction_id",
+      ])
+    #expect(mended.totals.partialRecords == 1)
+    #expect(mended.totals.setAsideByReason == ["masked": 2])
+    // The cut-short line's entry is gone; the record with nothing usable stays quarantined.
+    #expect(mended.totals.quarantinedByReason == ["wrong type": 1])
+    let counts = try store.legacyRecordCounts()
+    #expect(counts.accepted == 1 && counts.partial == 1 && counts.quarantined == 1)
+
+    let comparison = try CompareStage(
+      store: store,
+      options: CompareOptions(asOf: Timestamp(millisecondsSince1970: 1_718_452_800_000))
+    ).compare(accountId: "p")
+    let record = try #require(comparison.evidence.legacyRecords.first)
+    #expect(record.setAside.map(\.reason) == ["masked", "masked"])
+    #expect(record.setAside.first?.excerpt == "\"*****\"")
+    #expect(comparison.evidence.seedIds.map(\.id) == ["1"])
+    #expect(
+      comparison.secondaryFindings.contains {
+        $0.hasPrefix("2 field(s) of the legacy records were set aside at ingest (2 masked)")
+      })
+  }
+
+  @Test("app transaction ids are seeds; order ids wait for Look Up Order ID")
+  func customerIds() throws {
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let file = directory.appendingPathComponent("ids.csv")
+    try Data(
+      """
+      account_id,original_transaction_id,app_transaction_id,order_id
+      a,,704000000000042007,
+      b,,,MK5TTTVWJH
+      c,1000000712345678,704000000000043007,MQ0000000X
+      d,*****,,
+
+      """.utf8
+    ).write(to: file)
+    let store = try MigrationStore(inMemoryWithClock: { 0 })
+    let summary = try IngestStage(
+      store: store, options: IngestOptions(paths: [file.path]), now: SteppingClock().now
+    ).run()
+    #expect(summary.accepted == 3 && summary.quarantined == 1)
+    #expect(summary.quarantinedByReason == [.masked: 1])
+    #expect(try store.accountRecords("a").seeds.map(\.source) == ["app_transaction_id"])
+    #expect(try store.accountRecords("b").seeds.isEmpty)
+    #expect(try store.accountRecords("b").orders.map(\.orderId) == ["MK5TTTVWJH"])
+    #expect(
+      try store.accountRecords("c").seeds.map(\.originalTransactionId) == [
+        "1000000712345678", "704000000000043007",
+      ])
+    #expect(try store.orderSeedsNeedingLookup().map(\.orderId) == ["MK5TTTVWJH", "MQ0000000X"])
+  }
+
   @Test("a changed response for an account is stored as a new version and becomes its latest")
   func newVersion() throws {
     let directory = try TemporaryDirectory.make()

@@ -6,6 +6,18 @@ import MigrationStore
 enum SchemaRollback {
   /// What undoes each version, by version.
   static let undo: [Int: String] = [
+    // Schema 15 added set-aside fields and order ids.
+    15: """
+    DROP TABLE set_aside_fields;
+    DROP TABLE order_seeds;
+    DROP TABLE order_outcomes;
+    DROP INDEX legacy_records_partial;
+    DROP INDEX legacy_records_by_account_version;
+    ALTER TABLE legacy_records DROP COLUMN set_aside_count;
+    CREATE INDEX legacy_records_by_account_version ON legacy_records(
+      account_id, version, kind, status, format, environment, captured_ms, source_path,
+      source_line);
+    """,
     // Schema 14 added the journal of `notifications replay`.
     14: "DROP TABLE notification_replays;",
     // Schema 13 rebuilt the link tables with their journal states: back to version 5's, empty.

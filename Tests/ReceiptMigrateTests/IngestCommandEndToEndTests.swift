@@ -144,7 +144,8 @@ struct IngestCommandEndToEndTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.hasPrefix("Read 27 records"))
     #expect(
-      result.standardOutput.contains("27 accepted (27 new, 0 already stored), 0 quarantined."))
+      result.standardOutput.contains(
+        "27 accepted, 0 partial (27 new, 0 already stored), 0 quarantined."))
     #expect(result.standardOutput.contains("  distinct original transaction ids  27\n"))
     #expect(
       result.standardOutput.contains(

@@ -53,6 +53,29 @@ public enum AppStoreEnvironment: OpenEnumeration {
     }
   }
 
+  /// The environment a signed value may name, as `decode --environment` takes it: `production`,
+  /// `sandbox`, `xcode` or `localtesting` (also `local-testing`), in any letter case — the
+  /// environments Apple's libraries verify signed data of.
+  ///
+  /// - Parameter name: The name as a person typed it.
+  /// - Returns: The environment, or `nil` if the name is none of them.
+  public static func namedForSignedData(_ name: String) -> AppStoreEnvironment? {
+    switch name.lowercased() {
+    case "xcode": .xcode
+    case "localtesting", "local-testing", "local_testing": .localTesting
+    default: named(name)
+    }
+  }
+
+  /// Whether signed values of this environment come from StoreKit testing (Xcode or local
+  /// testing), signed by Xcode's own certificate rather than the App Store.
+  public var isLocalTesting: Bool {
+    switch self {
+    case .xcode, .localTesting: true
+    default: false
+    }
+  }
+
   /// Apple's base URL for the App Store Server API in this environment, or `nil` for
   /// environments Apple does not serve (Xcode, local testing, unknown).
   public var defaultBaseURL: URL? {

@@ -89,7 +89,9 @@ public enum SignedValueInspector {
     let verdict: VerificationFailure?
     if trustedRoots.isEmpty {
       lines.append(
-        "Verdict: NOT VERIFIED: no trusted root was given; pass --root with Apple Root CA - G3 (or the simulator's root.pem)"
+        expectedEnvironment?.isLocalTesting == true
+          ? "Verdict: NOT VERIFIED: no trusted root was given; StoreKit testing signs with Xcode's own certificate: export it from Xcode (Editor > Save Public Certificate) and pass it with --root"
+          : "Verdict: NOT VERIFIED: no trusted root was given; pass --root with Apple Root CA - G3 (or the simulator's root.pem)"
       )
       verdict = nil
     } else {

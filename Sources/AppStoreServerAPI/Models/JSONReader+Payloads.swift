@@ -31,9 +31,41 @@ extension JSONReader {
     try readLenientBool()
   }
 
-  /// A Unix-milliseconds date member, or `nil` for `null`.
+  /// A Unix-milliseconds date member, or `nil` for `null`. StoreKit testing in Xcode writes
+  /// fractions of a millisecond (`1697679936049.7297`); they are dropped, the instant rounded
+  /// down to its millisecond, as Apple's own libraries compare such dates.
   mutating func readOptionalTimestamp() throws(JSONError) -> Timestamp? {
-    try readLenientInt64().map(Timestamp.init(millisecondsSince1970:))
+    var probe = self
+    do {
+      let value = try probe.readLenientInt64()
+      self = probe
+      return value.map(Timestamp.init(millisecondsSince1970:))
+    } catch {
+      guard case .numberOutOfRange = error.kind else { throw error }
+      let text = try readLenientString() ?? ""
+      guard let milliseconds = Self.wholeMilliseconds(text) else { throw error }
+      return Timestamp(millisecondsSince1970: milliseconds)
+    }
+  }
+
+  /// The whole milliseconds of a decimal with a fraction (`1697679936049.7297` is
+  /// 1697679936049, `-1.5` is -2), or `nil` for anything else (an exponent, a value beyond
+  /// `Int64`).
+  static func wholeMilliseconds(_ text: String) -> Int64? {
+    var trimmed = Substring(text)
+    while trimmed.first == " " { trimmed.removeFirst() }
+    while trimmed.last == " " { trimmed.removeLast() }
+    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, let whole = Int64(parts[0]), !parts[1].isEmpty,
+      parts[1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+    else { return nil }
+    let hasFraction = parts[1].utf8.contains { $0 != 0x30 }
+    // Rounded down: a negative instant's fraction moves it one millisecond earlier.
+    if parts[0].hasPrefix("-") && hasFraction {
+      let (earlier, overflow) = whole.subtractingReportingOverflow(1)
+      return overflow ? nil : earlier
+    }
+    return whole
   }
 
   /// A string-valued enumeration member, or `nil` for `null`.

@@ -17,13 +17,16 @@ public struct OrderLookupResponse: Sendable, Hashable {
     self.transactions = transactions
   }
 
-  /// Writes the answer as the API sends it.
+  /// Writes the answer as the API sends it: Apple documents that an invalid order's answer
+  /// has no `signedTransactions` array.
   ///
   /// - Parameter writer: The destination.
   public func write(to writer: inout JSONWriter) {
     writer.beginObject()
     writer.member("status", status)
-    writer.member("signedTransactions", transactions.map(\.jws))
+    if status != .invalid || !transactions.isEmpty {
+      writer.member("signedTransactions", transactions.map(\.jws))
+    }
     writer.endObject()
   }
 

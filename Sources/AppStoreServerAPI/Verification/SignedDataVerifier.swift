@@ -21,6 +21,11 @@ import Synchronization
 /// The steps run in the order Apple's own verifiers run them, so that a value failing several
 /// checks is rejected for the same reason Apple's library gives.
 ///
+/// For the environments of StoreKit testing (`Xcode`, `LocalTesting`), where Apple's libraries
+/// skip the signature altogether, the chain may be a single certificate (Xcode's own, which the
+/// team exports from Xcode and configures as the root) and need not carry Apple's extensions;
+/// the signature is still verified against it.
+///
 /// Verified chains are cached by the exact header bytes (see ``TrustedChainValidator``); copies
 /// of a verifier and verifiers made with ``verifying(environment:)`` share the cache.
 ///
@@ -281,7 +286,13 @@ public struct SignedDataVerifier: Sendable {
     // carry no `signedDate`), else now; a missing date is no reason to reject.
     let validationDate = payload.validationDate ?? now()
 
-    let leafKey = try chains.leafKey(header: header, signedDate: validationDate)
+    // Data from StoreKit testing in Xcode (and local testing) is signed by Xcode's own
+    // certificate, not the App Store's chain: Apple's libraries skip verification for it; here
+    // it is verified against the certificate the team configured (Xcode exports it), without
+    // the App Store chain's shape and extensions.
+    let leafKey = try chains.leafKey(
+      header: header, signedDate: validationDate,
+      rules: environment.isLocalTesting ? .localTesting : .appStore)
 
     let signature: [UInt8]
     do {

@@ -31,10 +31,25 @@ final class TrustedChainValidator: Sendable {
   /// hasher one byte at a time, which for a 4 KB header cost more than the rest of a cache hit.
   struct HeaderKey: Hashable, Sendable {
     let bytes: [UInt8]
+    /// Whether the chain was verified as local StoreKit testing's (see ``ChainRules``).
+    let rules: ChainRules
 
     func hash(into hasher: inout Hasher) {
       bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+      hasher.combine(rules)
     }
+  }
+
+  /// Which chains a verification accepts.
+  enum ChainRules: Hashable, Sendable {
+    /// The App Store's: exactly three certificates, leaf and intermediate with Apple's
+    /// extensions, to a configured root.
+    case appStore
+    /// StoreKit testing in Xcode and local testing: Xcode signs with a certificate of its own
+    /// ("StoreKit Testing in Xcode", one self-signed certificate in `x5c`), which the team
+    /// exports and configures as the root. Any non-empty chain to a configured root is
+    /// accepted, without Apple's extensions, which such certificates do not carry.
+    case localTesting
   }
 
   let trustedRoots: [X509Certificate]
@@ -50,14 +65,16 @@ final class TrustedChainValidator: Sendable {
   }
 
   /// The leaf key of the chain in `header` (a base64url header segment), verified at `signedDate`.
-  func leafKey(header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp)
+  func leafKey(
+    header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp, rules: ChainRules = .appStore
+  )
     throws(VerificationFailure) -> P256PublicKey
   {
-    let key = HeaderKey(bytes: Array(header))
+    let key = HeaderKey(bytes: Array(header), rules: rules)
     if let cached = cache.withLock({ $0[key] }), cached.covers(signedDate) {
       return cached.leafKey
     }
-    let chain = try verifyChain(header: header, signedDate: signedDate)
+    let chain = try verifyChain(header: header, signedDate: signedDate, rules: rules)
     cache.withLock { entries in
       if entries.count >= Self.cacheCapacity { entries.removeAll(keepingCapacity: true) }
       entries[key] = chain
@@ -67,7 +84,9 @@ final class TrustedChainValidator: Sendable {
 
   // MARK: - Full verification
 
-  private func verifyChain(header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp)
+  private func verifyChain(
+    header: UnsafeBufferPointer<UInt8>, signedDate: Timestamp, rules: ChainRules
+  )
     throws(VerificationFailure) -> VerifiedChain
   {
     let parsed = try JWSHeader.parse(segment: header)
@@ -77,7 +96,9 @@ final class TrustedChainValidator: Sendable {
     guard parsed.algorithm == "ES256" else {
       throw .wrongAlgorithm(found: parsed.algorithm)
     }
-    guard parsed.x5c.count == 3 else { throw .chainLength(found: parsed.x5c.count) }
+    guard parsed.x5c.count == 3 || rules == .localTesting else {
+      throw .chainLength(found: parsed.x5c.count)
+    }
     var certificates: [X509Certificate] = []
     for (index, text) in parsed.x5c.enumerated() {
       do {
@@ -87,9 +108,8 @@ final class TrustedChainValidator: Sendable {
       }
     }
     let leaf = certificates[0]
-    let intermediate = certificates[1]
     let verdict = verifier.verify(
-      leaf: leaf, intermediates: [intermediate, certificates[2]],
+      leaf: leaf, intermediates: Array(certificates.dropFirst()),
       at: signedDate.millisecondsSince1970)
     let path: [X509Certificate]
     switch verdict {
@@ -103,15 +123,19 @@ final class TrustedChainValidator: Sendable {
         throw .untrustedChain(failure)
       }
     }
-    guard leaf.hasExtension(oid: AppleCertificateExtension.appStoreSigningLeaf) else {
-      throw .missingAppleExtension(
-        certificate: leaf.subject, oid: AppleCertificateExtension.appStoreSigningLeaf)
-    }
-    guard intermediate.hasExtension(oid: AppleCertificateExtension.developerRelationsIntermediate)
-    else {
-      throw .missingAppleExtension(
-        certificate: intermediate.subject,
-        oid: AppleCertificateExtension.developerRelationsIntermediate)
+    if rules == .appStore {
+      let intermediate = certificates[1]
+      guard leaf.hasExtension(oid: AppleCertificateExtension.appStoreSigningLeaf) else {
+        throw .missingAppleExtension(
+          certificate: leaf.subject, oid: AppleCertificateExtension.appStoreSigningLeaf)
+      }
+      guard
+        intermediate.hasExtension(oid: AppleCertificateExtension.developerRelationsIntermediate)
+      else {
+        throw .missingAppleExtension(
+          certificate: intermediate.subject,
+          oid: AppleCertificateExtension.developerRelationsIntermediate)
+      }
     }
     let leafKey: P256PublicKey
     do {

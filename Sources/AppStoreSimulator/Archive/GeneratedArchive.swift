@@ -89,8 +89,10 @@ public struct GeneratedArchive: Sendable {
     var output: [UInt8] = []
     output.reserveCapacity(accounts.count * 8192)
     let raw = RawReceiptWriter(world: world, chain: chain)
+    let legacy = LegacyResponseWriter(world: world)
     for (account, texts) in zip(world.accounts[accounts], responses) {
       for (snapshot, text) in zip(account.snapshots, texts) {
+        let customer = world.customers[snapshot.customer]
         if snapshot.style == .rawReceipt {
           output.append(contentsOf: try raw.record(for: snapshot, accountId: account.id).utf8)
           output.append(0x0A)
@@ -100,8 +102,22 @@ public struct GeneratedArchive: Sendable {
         record.beginObject()
         record.field("account_id", account.id)
         record.field("captured_at", snapshot.capturedAt.iso8601)
-        record.key("response")
-        record.raw(text.utf8)
+        switch snapshot.style {
+        case .appTransactionIdOnly:
+          record.field("environment", customer.environment.rawValue)
+          record.field("app_transaction_id", customer.appTransactionId)
+        case .orderIdOnly:
+          record.field(
+            "order_id",
+            legacy.orderTransaction(of: customer, at: snapshot.capturedAt).flatMap(
+              OrderIdentifier.orderId(for:)))
+        default:
+          if snapshot.storesAppTransactionId {
+            record.field("app_transaction_id", customer.appTransactionId)
+          }
+          record.key("response")
+          record.raw(text.utf8)
+        }
         record.endObject()
         output.append(contentsOf: record.bytes)
         output.append(0x0A)

@@ -211,6 +211,12 @@ public enum WorldEncoder {
       writer.field("duplicates_entries", snapshot.duplicatesEntries)
       writer.field("uses_json_numbers", snapshot.usesJSONNumbers)
       writer.field("marks_upgrades_by_cancellation", snapshot.marksUpgradesByCancellation)
+      // Written only when true, so worlds without such records keep their bytes.
+      if snapshot.storesAppTransactionId { writer.field("stores_app_transaction_id", true) }
+      if snapshot.listsOldestFirst { writer.field("lists_oldest_first", true) }
+      if snapshot.holdsUnfinishedConsumables {
+        writer.field("holds_unfinished_consumables", true)
+      }
       writer.endObject()
     }
     writer.endArray()

@@ -59,10 +59,8 @@ public struct ExpectedCategoryOracle: Sendable {
       var customers: [Int] = []
       for snapshot in account.snapshots where snapshot.style != .errorStatus {
         let customer = world.customers[snapshot.customer]
-        let visible = writer.visibleTransactions(of: customer, at: snapshot.capturedAt)
-        if !visible.isEmpty && !customer.isForgotten && !customers.contains(customer.index) {
-          customers.append(customer.index)
-        }
+        guard !customer.isForgotten, !customers.contains(customer.index) else { continue }
+        if Self.namesCustomer(snapshot, writer: writer) { customers.append(customer.index) }
       }
       reachable.append(customers)
     }
@@ -117,14 +115,14 @@ public struct ExpectedCategoryOracle: Sendable {
     let usable = account.snapshots.filter { snapshot in
       switch snapshot.style {
       case .modern: return true
-      case .iOS6: return !visible(snapshot).isEmpty
-      case .rawReceipt, .errorStatus: return false
+      case .iOS6: return holdsSubscription(snapshot)
+      case .rawReceipt, .errorStatus, .appTransactionIdOnly, .orderIdOnly: return false
       }
     }
     let hasErrors = account.snapshots.contains {
-      $0.style == .errorStatus || ($0.style == .iOS6 && visible($0).isEmpty)
+      $0.style == .errorStatus || ($0.style == .iOS6 && !holdsSubscription($0))
     }
-    let hasIds = account.snapshots.contains { $0.style != .errorStatus && !visible($0).isEmpty }
+    let hasIds = account.snapshots.contains { Self.namesCustomer($0, writer: writer) }
     let newSide = newEntitlements(customers)
     let texts = Dictionary(
       zip(account.snapshots, responses), uniquingKeysWith: { first, _ in first })
@@ -159,7 +157,26 @@ public struct ExpectedCategoryOracle: Sendable {
   }
 
   private func visible(_ snapshot: LegacySnapshot) -> [SimulatedTransaction] {
-    writer.visibleTransactions(of: world.customers[snapshot.customer], at: snapshot.capturedAt)
+    writer.visibleTransactions(of: snapshot)
+  }
+
+  /// Whether an iOS 6 record holds a subscription: without one the writer stores it as an
+  /// error response, as no iOS 6 receipt without a subscription exists.
+  private func holdsSubscription(_ snapshot: LegacySnapshot) -> Bool {
+    visible(snapshot).contains { $0.kind == .autoRenewable }
+  }
+
+  /// Whether a record gives the App Store an id of its customer: a transaction in its receipt,
+  /// the app transaction id stored beside or instead of it, or an order id (the world's
+  /// order-id-only records always name an order of the customer's, in production, where
+  /// Look Up Order ID answers).
+  static func namesCustomer(_ snapshot: LegacySnapshot, writer: LegacyResponseWriter) -> Bool {
+    switch snapshot.style {
+    case .errorStatus: return false
+    case .appTransactionIdOnly, .orderIdOnly: return true
+    case .modern, .iOS6, .rawReceipt:
+      return snapshot.storesAppTransactionId || !writer.visibleTransactions(of: snapshot).isEmpty
+    }
   }
 
   // MARK: - The sides

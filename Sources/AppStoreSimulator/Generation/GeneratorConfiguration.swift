@@ -46,6 +46,23 @@ public struct GeneratorConfiguration: Sendable {
   /// Share of records the team stored as raw receipts only (the base64 `receipt-data`).
   public var rawReceiptRate = 0.03
 
+  // MARK: - Ids beside or instead of receipts
+
+  /// Share of (single-customer) accounts whose only record is the customer's
+  /// `app_transaction_id`: no receipt at all.
+  public var appTransactionIdOnlyRate = 0.02
+  /// Share of (single-customer, production) accounts whose only record is an order id from a
+  /// receipt e-mail.
+  public var orderIdOnlyRate = 0.015
+  /// Share of accounts whose team stored the customer's `app_transaction_id` beside every
+  /// record: what reaches customers whose receipts hold no transaction id.
+  public var appTransactionIdRate = 0.2
+  /// Share of records whose `latest_receipt_info` lists the oldest transaction first.
+  public var oldestFirstRate = 0.25
+  /// Share of accounts of customers who bought consumables whose latest record was captured
+  /// right after a consumable purchase, before the app finished it.
+  public var unfinishedConsumableRate = 0.3
+
   // MARK: - The team's table
 
   /// For each legacy bug, the share of accounts whose table row it decided.
@@ -60,6 +77,14 @@ public struct GeneratorConfiguration: Sendable {
   /// customers and stored data, and only the team table gains these bugs.
   public var recipeFlawRates: [(LegacyLogicFlaw, Double)] = [
     (.keepsUpgradedRows, 0.04), (.filtersByOneOriginalId, 0.03), (.anyCancellationRevokes, 0.04),
+  ]
+
+  /// Bugs teams are known to have shipped, added after the recipe's: drawn from the same
+  /// stream after those, so worlds made before keep every earlier draw.
+  public var shippedFlawRates: [(LegacyLogicFlaw, Double)] = [
+    (.autoRenewOffMeansExpired, 0.03), (.addsFixedGraceDays, 0.03),
+    (.nonRenewingOwnedForever, 0.03), (.consumablesCountAsOwned, 0.03),
+    (.takesFirstArrayElement, 0.03), (.status0MeansSubscribed, 0.02),
   ]
 
   // MARK: - Parts of a larger world

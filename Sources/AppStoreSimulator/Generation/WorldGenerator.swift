@@ -151,11 +151,66 @@ public struct WorldGenerator: Sendable {
     for (flaw, rate) in configuration.recipeFlawRates where recipe.chance(rate) {
       flaws.append(flaw)
     }
+    for (flaw, rate) in configuration.shippedFlawRates where recipe.chance(rate) {
+      flaws.append(flaw)
+    }
+    storedIds(for: customers, world: world, snapshots: &snapshots)
     world.accounts.append(
       TeamAccount(
         id: accountId(world.accounts.count), customers: customers,
         snapshots: snapshots.sorted { $0.capturedAt < $1.capturedAt },
         tableFlaws: flaws))
+  }
+
+  /// What the team stored besides (or instead of) receipts: for some accounts only the
+  /// customer's app transaction id, or only an order id; for others the app transaction id
+  /// beside every record. Drawn from a stream of the account's own, so a seed that made a world
+  /// before makes the same customers, and only these accounts' records change.
+  private func storedIds(
+    for customers: [Int], world: World, snapshots: inout [LegacySnapshot]
+  ) {
+    var random = SeededRandom(
+      seed: world.seed,
+      stream: Self.storedIdStream
+        &+ UInt64(configuration.numbering.firstAccount + world.accounts.count))
+    let roll = random.unit()
+    if customers.count == 1, let index = customers.first, let latest = snapshots.last {
+      let customer = world.customers[index]
+      let writer = LegacyResponseWriter(world: world)
+      if roll < configuration.appTransactionIdOnlyRate && !customer.isForgotten {
+        snapshots = [
+          LegacySnapshot(
+            customer: index, capturedAt: latest.capturedAt, style: .appTransactionIdOnly)
+        ]
+        return
+      }
+      if roll < configuration.appTransactionIdOnlyRate + configuration.orderIdOnlyRate,
+        customer.environment == .production, !customer.isForgotten,
+        writer.orderTransaction(of: customer, at: latest.capturedAt) != nil
+      {
+        snapshots = [
+          LegacySnapshot(customer: index, capturedAt: latest.capturedAt, style: .orderIdOnly)
+        ]
+        return
+      }
+    }
+    let storesAppTransactionId = random.chance(configuration.appTransactionIdRate)
+    for index in snapshots.indices {
+      snapshots[index].storesAppTransactionId = storesAppTransactionId
+      snapshots[index].listsOldestFirst = random.chance(configuration.oldestFirstRate)
+    }
+    // Some receipts were stored right after a consumable purchase, before the app finished
+    // it: the consumable is still in `in_app`.
+    guard let last = snapshots.indices.last else { return }
+    let customer = world.customers[snapshots[last].customer]
+    let consumable = customer.transactions.last {
+      $0.kind == .consumable && $0.purchaseDate < snapshots[last].capturedAt
+    }
+    if random.chance(configuration.unfinishedConsumableRate), let consumable {
+      snapshots[last].capturedAt = consumable.purchaseDate.adding(
+        milliseconds: Timestamp.millisecondsPerMinute)
+      snapshots[last].holdsUnfinishedConsumables = true
+    }
   }
 
   /// When the team last stored the customer's receipt: after the first purchase (apps send
@@ -259,6 +314,10 @@ public struct WorldGenerator: Sendable {
   /// Where the accounts' streams for ``GeneratorConfiguration/recipeFlawRates`` start: far
   /// above the per-iteration streams (one per account at most).
   private static let recipeFlawStream: UInt64 = 1 << 48
+
+  /// Where the accounts' streams for the ids stored beside or instead of receipts start: far
+  /// above the others.
+  private static let storedIdStream: UInt64 = 1 << 49
 
   private func days(_ count: Int) -> Int64 { Int64(count) * Timestamp.millisecondsPerDay }
 

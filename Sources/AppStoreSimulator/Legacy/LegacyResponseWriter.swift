@@ -49,8 +49,25 @@ public struct LegacyResponseWriter: Sendable {
       writeIOS6(customer, snapshot, into: &writer)
     case .modern, .rawReceipt:
       writeModern(customer, snapshot, into: &writer)
+    case .appTransactionIdOnly, .orderIdOnly:
+      // The team stored no response for these: only an id (see `GeneratedArchive`).
+      return ""
     }
     return writer.string
+  }
+
+  /// The transaction whose order id an order-id-only record names: the customer's first
+  /// purchase of its own by the capture instant (a family-shared one is no order of the
+  /// member's).
+  ///
+  /// - Parameters:
+  ///   - customer: whose order.
+  ///   - instant: the capture instant.
+  /// - Returns: the transaction, or `nil` when the customer paid for nothing by then.
+  public func orderTransaction(of customer: Customer, at instant: Timestamp)
+    -> SimulatedTransaction?
+  {
+    customer.transactions.first { $0.purchaseDate <= instant && $0.ownership != .familyShared }
   }
 
   /// The transactions a receipt at `instant` holds: everything bought by then except finished
@@ -63,9 +80,33 @@ public struct LegacyResponseWriter: Sendable {
   public func visibleTransactions(of customer: Customer, at instant: Timestamp)
     -> [SimulatedTransaction]
   {
+    visibleTransactions(of: customer, at: instant, unfinishedConsumables: false)
+  }
+
+  /// The transactions a snapshot's receipt holds: ``visibleTransactions(of:at:)``, and the
+  /// consumables of the hour before the capture when the app had not finished them yet.
+  ///
+  /// - Parameter snapshot: the record.
+  /// - Returns: the transactions, in purchase order.
+  public func visibleTransactions(of snapshot: LegacySnapshot) -> [SimulatedTransaction] {
+    visibleTransactions(
+      of: world.customers[snapshot.customer], at: snapshot.capturedAt,
+      unfinishedConsumables: snapshot.holdsUnfinishedConsumables)
+  }
+
+  /// How long before a capture an unfinished consumable was bought.
+  static let unfinishedConsumableWindow = Timestamp.millisecondsPerHour
+
+  private func visibleTransactions(
+    of customer: Customer, at instant: Timestamp, unfinishedConsumables: Bool
+  ) -> [SimulatedTransaction] {
     customer.transactions.filter { transaction in
-      guard transaction.purchaseDate <= instant, transaction.kind != .consumable else {
-        return false
+      guard transaction.purchaseDate <= instant else { return false }
+      if transaction.kind == .consumable {
+        // Finished consumables leave the receipt; one the app has not finished yet is there.
+        guard unfinishedConsumables,
+          instant.milliseconds(since: transaction.purchaseDate) <= Self.unfinishedConsumableWindow
+        else { return false }
       }
       if transaction.ownership == .familyShared {
         guard let restored = customer.restoredPurchasesAt, restored <= instant else { return false }
@@ -80,7 +121,7 @@ public struct LegacyResponseWriter: Sendable {
     _ customer: Customer, _ snapshot: LegacySnapshot, into writer: inout JSONWriter
   ) {
     let instant = snapshot.capturedAt
-    let visible = visibleTransactions(of: customer, at: instant)
+    let visible = visibleTransactions(of: snapshot)
     let subscriptions = visible.filter { $0.kind == .autoRenewable }
     var latest = subscriptions.sorted {
       ($0.purchaseDate, $0.transactionId) > ($1.purchaseDate, $1.transactionId)
@@ -93,6 +134,7 @@ public struct LegacyResponseWriter: Sendable {
       latest.insert(first, at: min(1, latest.count))
       if latest.count > 3 { latest.append(latest[2]) }
     }
+    if snapshot.listsOldestFirst { latest.reverse() }
     // `in_app` is unordered in real data; a fixed shuffle keeps the bytes deterministic.
     let inApp = visible.enumerated().sorted {
       ($0.offset * 7919) % max(visible.count, 1) < ($1.offset * 7919) % max(visible.count, 1)
@@ -123,7 +165,7 @@ public struct LegacyResponseWriter: Sendable {
       instant.adding(milliseconds: -Timestamp.millisecondsPerMinute), numbers)
     writeDate(&writer, "request_date", instant, numbers)
     writeDate(&writer, "original_purchase_date", customer.firstSeen, numbers)
-    writer.field("original_application_version", "1.0")
+    writer.field("original_application_version", World.originalApplicationVersion)
     writer.key("in_app")
     writer.beginArray()
     for transaction in inApp {

@@ -16,7 +16,7 @@ struct RawReceiptWriter {
   func record(for snapshot: LegacySnapshot, accountId: String) throws -> String {
     let customer = world.customers[snapshot.customer]
     let writer = LegacyResponseWriter(world: world)
-    let purchases = writer.visibleTransactions(of: customer, at: snapshot.capturedAt).map {
+    let purchases = writer.visibleTransactions(of: snapshot).map {
       transaction in
       var cancelled: Timestamp?
       if let upgraded = transaction.upgradedAt, upgraded <= snapshot.capturedAt {
@@ -41,7 +41,7 @@ struct RawReceiptWriter {
     let receipt = RawAppReceipt(
       receiptType: customer.environment == .production ? "Production" : "ProductionSandbox",
       bundleId: world.bundleId,
-      applicationVersion: "512", originalApplicationVersion: "1.0",
+      applicationVersion: "512", originalApplicationVersion: World.originalApplicationVersion,
       creationDate: snapshot.capturedAt,
       inAppPurchases: purchases)
     let encoding: PKCS7SignedData.Encoding =
@@ -54,6 +54,9 @@ struct RawReceiptWriter {
     json.field("account_id", accountId)
     json.field("captured_at", snapshot.capturedAt.iso8601)
     json.field("environment", customer.environment.rawValue)
+    if snapshot.storesAppTransactionId {
+      json.field("app_transaction_id", customer.appTransactionId)
+    }
     json.field("receipt_data", base64)
     json.endObject()
     return json.string

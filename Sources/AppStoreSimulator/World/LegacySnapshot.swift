@@ -13,6 +13,12 @@ public struct LegacySnapshot: Hashable, Sendable {
     case rawReceipt = "raw_receipt"
     /// A response with an error status and nothing else.
     case errorStatus = "error_status"
+    /// No response at all: only the customer's `app_transaction_id`, which the team's app
+    /// reported (every customer has one, even one who never bought anything).
+    case appTransactionIdOnly = "app_transaction_id"
+    /// No response at all: only an order id from the customer's receipt e-mail (the order of
+    /// the customer's first paid purchase by the capture instant).
+    case orderIdOnly = "order_id"
   }
 
   /// The customer whose receipt it is.
@@ -31,14 +37,23 @@ public struct LegacySnapshot: Hashable, Sendable {
   public var usesJSONNumbers: Bool
   /// Upgrades marked with `cancellation_date` only (no `is_upgraded`), as in old data.
   public var marksUpgradesByCancellation: Bool
+  /// The team stored the customer's `app_transaction_id` beside the record.
+  public var storesAppTransactionId: Bool
+  /// `latest_receipt_info` lists the oldest transaction first, as Apple's answers once did
+  /// (the order was never documented and changed).
+  public var listsOldestFirst: Bool = false
+  /// The receipt was captured right after a consumable purchase the app had not finished yet,
+  /// so `in_app` still holds it (and any other bought in the hour before).
+  public var holdsUnfinishedConsumables: Bool = false
 
   /// Creates a snapshot.
   public init(
     customer: Int, capturedAt: Timestamp, style: Style, status: Int64? = nil,
     excludesOldTransactions: Bool = false,
     duplicatesEntries: Bool = false, usesJSONNumbers: Bool = false,
-    marksUpgradesByCancellation: Bool = false
+    marksUpgradesByCancellation: Bool = false, storesAppTransactionId: Bool = false
   ) {
+    self.storesAppTransactionId = storesAppTransactionId
     self.customer = customer
     self.capturedAt = capturedAt
     self.style = style

@@ -4,6 +4,11 @@ import Chronology
 /// did, and the team's accounts with the legacy records the team stored. Everything is derived
 /// deterministically from a seed, with a fixed clock.
 public struct World: Hashable, Sendable {
+  /// The version of the app every customer first got, as legacy receipts name it
+  /// (`original_application_version`) and as app transactions do (`originalApplicationVersion`):
+  /// the same value on both sides, as Apple's two records of one download hold.
+  public static let originalApplicationVersion = "1.0"
+
   /// The newest version of `world.json` this build reads and writes; bump it when the format
   /// changes incompatibly. A world without a timeline past its clock is still written as
   /// version 1, byte for byte as before.

@@ -38,8 +38,11 @@ public struct AccountComparator: Sendable {
       capturedAt: captureInstant, legacyRecords: input.records, seedIds: input.seeds, customers: [])
     evidence.customers = input.customers.map {
       AccountEvidence.Customer(
-        key: $0.key, environment: $0.environment, otherAccounts: $0.otherAccounts)
+        key: $0.key, environment: $0.environment, otherAccounts: $0.otherAccounts,
+        originalApplicationVersion: $0.originalApplicationVersion)
     }
+    evidence.orderIds = input.orders
+    evidence.legacyOriginalApplicationVersions = PaidToFreeEvidence.legacyVersions(of: clusters)
     let evaluatedVersions = Set(clusters.map(\.version))
     for index in evidence.legacyRecords.indices
     where evaluatedVersions.contains(evidence.legacyRecords[index].version) {
@@ -57,6 +60,14 @@ public struct AccountComparator: Sendable {
     if !unverified.isEmpty {
       secondary.append(
         "\(unverified.count) id(s) come from raw receipts whose signature was not verified")
+    }
+    if let setAside = SetAsideFinding.sentence(records: input.records, evaluated: clusters) {
+      secondary.append(setAside)
+    }
+    if let versions = PaidToFreeEvidence.finding(
+      legacy: evidence.legacyOriginalApplicationVersions, customers: input.customers)
+    {
+      secondary.append(versions)
     }
 
     let newNow = mergedNew(input.customers)
@@ -107,9 +118,26 @@ public struct AccountComparator: Sendable {
         "every stored response has an error status: " + codes.joined(separator: ", "))
     }
     if input.seeds.isEmpty {
+      // Order ids reach customers only through Look Up Order ID: one still unanswered is an
+      // account the tool cannot see yet, and one the App Store does not know is unknown.
+      let unanswered = input.orders.filter { $0.outcome == .failed || $0.outcome == .pending }
+      if let first = unanswered.first {
+        return finish(
+          .unresolved,
+          "\(unanswered.count) of \(input.orders.count) order id(s) could not be resolved: "
+            + "\(first.orderId): \(first.lastError ?? "not looked up yet"); run the backfill again")
+      }
+      if !input.orders.isEmpty {
+        return finish(
+          .unknownToAppStore,
+          "the order id(s) "
+            + input.orders.map(\.orderId).joined(separator: ", ")
+            + " are not orders of this app: Look Up Order ID answered status 1 (invalid)")
+      }
       return finish(
         .noTransactionId,
-        "the legacy data holds no transaction id to backfill from (an empty receipt)")
+        "the legacy data holds no transaction id to backfill from (an empty receipt)"
+          + SetAsideFinding.unusableIds(in: input.records))
     }
     let failed = input.seeds.filter { $0.outcome == .failed || $0.outcome == .pending }
     if !failed.isEmpty {
@@ -171,7 +199,11 @@ public struct AccountComparator: Sendable {
       let keyInstant = keyCaptureInstants[key] ?? captureInstant
       let newThen = keyInstant.map { newAtCapture($0)[key] } ?? nil
       var cause: DifferenceCause?
-      if category != .match {
+      if category == .durationUnknown {
+        // Not a difference that arose: the duration is missing from the catalogue at every
+        // instant, so neither freshness nor logic explains it.
+        cause = .catalogue
+      } else if category != .match {
         if keyInstant == nil {
           cause = .undetermined
         } else {

@@ -37,12 +37,16 @@ public struct AccountInput: Sendable {
     /// notification named it, or the refresh's budget ran out): its stored data is known to be
     /// out of date, so it is not compared.
     public var pendingRefresh: String?
+    /// The `originalApplicationVersion` of its app transaction, when one was fetched.
+    public var originalApplicationVersion: String?
 
     /// Creates a customer.
     public init(
       key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData,
-      isComplete: Bool = true, pendingRefresh: String? = nil
+      isComplete: Bool = true, pendingRefresh: String? = nil,
+      originalApplicationVersion: String? = nil
     ) {
+      self.originalApplicationVersion = originalApplicationVersion
       self.key = key
       self.environment = environment
       self.otherAccounts = otherAccounts
@@ -64,6 +68,8 @@ public struct AccountInput: Sendable {
   public var customers: [Customer]
   /// The team's table rows, when a table is compared.
   public var table: [TableRow]?
+  /// The order ids the account's records name, and what became of them.
+  public var orders: [AccountEvidence.OrderId] = []
 
   /// Creates an input.
   public init(

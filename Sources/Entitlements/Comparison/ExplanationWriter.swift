@@ -72,7 +72,7 @@ enum ExplanationWriter {
       text += capturedAt.map { "; it changed after the snapshot of \(day($0))" } ?? ""
     case .logic?: text += "; the two disagree at the capture instant too"
     case .undetermined?: text += "; no capture instant is known"
-    case nil: break
+    case .catalogue?, nil: break
     }
     return text
   }

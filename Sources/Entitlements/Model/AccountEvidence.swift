@@ -19,13 +19,16 @@ public struct AccountEvidence: Hashable, Sendable {
     public var capturedAt: Timestamp?
     /// Whether it is the response the old side was evaluated on.
     public var isEvaluated: Bool
+    /// The fields ingest set aside from it (a partial record); empty for a whole one.
+    public var setAside: [SetAside]
 
     /// Creates a record summary.
     public init(
       version: Int, kind: String, source: String, status: Int64?, environment: String?,
       capturedAt: Timestamp?,
-      isEvaluated: Bool
+      isEvaluated: Bool, setAside: [SetAside] = []
     ) {
+      self.setAside = setAside
       self.version = version
       self.kind = kind
       self.source = source
@@ -33,6 +36,58 @@ public struct AccountEvidence: Hashable, Sendable {
       self.environment = environment
       self.capturedAt = capturedAt
       self.isEvaluated = isEvaluated
+    }
+  }
+
+  /// One field of a legacy record that ingest could not use and set aside.
+  public struct SetAside: Hashable, Sendable {
+    /// Its JSON path in the record, or its CSV column.
+    public var path: String
+    /// The stable reason: `masked`, `malformed transaction id`, `wrong type`, ...
+    public var reason: String
+    /// The full sentence.
+    public var detail: String
+    /// A sanitised excerpt of the value.
+    public var excerpt: String
+
+    /// Creates a set-aside field.
+    public init(path: String, reason: String, detail: String, excerpt: String) {
+      self.path = path
+      self.reason = reason
+      self.detail = detail
+      self.excerpt = excerpt
+    }
+  }
+
+  /// An order id the account's records name, and what Look Up Order ID answered.
+  public struct OrderId: Hashable, Sendable {
+    /// What the look-up answered.
+    public enum Outcome: String, Hashable, Sendable {
+      /// Status 0: an order of this app; its transactions became seed ids.
+      case valid
+      /// Status 1: not an order of this app (or no in-app purchase of it).
+      case invalid
+      /// The look-up failed; the next backfill asks again.
+      case failed
+      /// Not looked up yet.
+      case pending
+    }
+
+    /// The order id.
+    public var orderId: String
+    /// The answer.
+    public var outcome: Outcome
+    /// The order's transaction ids, for a valid order.
+    public var transactionIds: [String]
+    /// The last error, for a failed look-up.
+    public var lastError: String?
+
+    /// Creates an order id summary.
+    public init(orderId: String, outcome: Outcome, transactionIds: [String], lastError: String?) {
+      self.orderId = orderId
+      self.outcome = outcome
+      self.transactionIds = transactionIds
+      self.lastError = lastError
     }
   }
 
@@ -90,12 +145,18 @@ public struct AccountEvidence: Hashable, Sendable {
     public var environment: String
     /// Other accounts linked to the same customer.
     public var otherAccounts: [String]
+    /// The `originalApplicationVersion` of its app transaction, when fetched.
+    public var originalApplicationVersion: String?
 
     /// Creates a customer summary.
-    public init(key: String, environment: String, otherAccounts: [String]) {
+    public init(
+      key: String, environment: String, otherAccounts: [String],
+      originalApplicationVersion: String? = nil
+    ) {
       self.key = key
       self.environment = environment
       self.otherAccounts = otherAccounts
+      self.originalApplicationVersion = originalApplicationVersion
     }
   }
 
@@ -108,6 +169,11 @@ public struct AccountEvidence: Hashable, Sendable {
   public var seedIds: [SeedId]
   /// The customers they led to.
   public var customers: [Customer]
+  /// The order ids the account's records name.
+  public var orderIds: [OrderId] = []
+  /// The `original_application_version` of the evaluated legacy receipts (the newest first),
+  /// for a paid-to-free grant.
+  public var legacyOriginalApplicationVersions: [String] = []
 
   /// Creates evidence.
   public init(

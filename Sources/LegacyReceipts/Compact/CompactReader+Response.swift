@@ -45,7 +45,7 @@ extension CompactReader {
   }
 
   private mutating func readTransaction() throws(CompactDecodingError) -> LegacyTransaction {
-    var mask = try mask(of: 18)
+    var mask = try mask(of: 19)
     // The origin is written after the fields; the transaction is built with a placeholder
     // and given its origin once read.
     var transaction = LegacyTransaction(origin: .inApp)
@@ -67,13 +67,14 @@ extension CompactReader {
     if mask.next() { transaction.promotionalOfferId = try string() }
     if mask.next() { transaction.appAccountToken = try string() }
     transaction.isUpgraded = mask.next()
+    transaction.isIncomplete = mask.next()
     transaction.origin = try origin()
     return transaction
   }
 
   private mutating func readRenewal() throws(CompactDecodingError) -> LegacyRenewalInfo {
     var renewal = LegacyRenewalInfo()
-    var mask = try mask(of: 10)
+    var mask = try mask(of: 11)
     if mask.next() { renewal.originalTransactionId = try string() }
     if mask.next() { renewal.productId = try string() }
     if mask.next() { renewal.autoRenewProductId = try string() }
@@ -84,6 +85,7 @@ extension CompactReader {
     if mask.next() { renewal.priceConsentStatus = try signed() }
     if mask.next() { renewal.offerCodeRefName = try string() }
     if mask.next() { renewal.promotionalOfferId = try string() }
+    renewal.isIncomplete = mask.next()
     return renewal
   }
 

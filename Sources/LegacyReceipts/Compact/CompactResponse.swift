@@ -21,7 +21,10 @@ import CompactEncoding
 /// written in full once per response and by number after that.
 public enum CompactResponse {
   /// The version of the compact form and of the decoding it captures.
-  public static let formatVersion = 1
+  ///
+  /// Version 2 (set-aside fields): the decoder no longer refuses a response for one unusable
+  /// field, and marks transactions and renewals incomplete (a flag each).
+  public static let formatVersion = 2
 
   /// The compact bytes of a response.
   ///

@@ -62,6 +62,7 @@ extension CompactWriter {
       fields.field(transaction.promotionalOfferId) { $0.string($1) }
       fields.field(transaction.appAccountToken) { $0.string($1) }
       fields.flag(transaction.isUpgraded)
+      fields.flag(transaction.isIncomplete)
     }
     byte(Self.originCode(transaction.origin))
   }
@@ -78,6 +79,7 @@ extension CompactWriter {
       fields.field(renewal.priceConsentStatus) { $0.signed($1) }
       fields.field(renewal.offerCodeRefName) { $0.string($1) }
       fields.field(renewal.promotionalOfferId) { $0.string($1) }
+      fields.flag(renewal.isIncomplete)
     }
   }
 

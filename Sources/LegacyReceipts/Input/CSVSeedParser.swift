@@ -1,23 +1,35 @@
-/// Parses the seed CSV format, `account_id,original_transaction_id[,environment]`, one row at a
-/// time. Columns are found by their header names (any order, any case, extra columns
-/// ignored); fields may be quoted with `"` and `""` for a quote inside, and a quoted field may
-/// hold line breaks (RFC 4180): the reader joins such a row's lines before it gets here. Quotes
-/// are read as Python's `csv` module reads them: a quote opens quoting only as a field's first
-/// character (after a space, or in mid-field, it is data).
+/// Parses the seed CSV format, `account_id` and at least one of `original_transaction_id`,
+/// `app_transaction_id` and `order_id` (and optionally `environment`), one row at a time.
+/// Columns are found by their header names (any order, any case, extra columns ignored);
+/// fields may be quoted with `"` and `""` for a quote inside, and a quoted field may hold line
+/// breaks (RFC 4180): the reader joins such a row's lines before it gets here. Quotes are read
+/// as Python's `csv` module reads them: a quote opens quoting only as a field's first character
+/// (after a space, or in mid-field, it is data).
+///
+/// An id that cannot be used (masked, rewritten by a spreadsheet) is set aside; the row is
+/// kept as long as one of its ids can be used.
 struct CSVSeedParser {
   struct Columns {
     var accountId: Int
-    var originalTransactionId: Int
+    var originalTransactionId: Int?
+    var appTransactionId: Int?
+    var orderId: Int?
     var environment: Int?
   }
 
   struct Row {
     var accountId: String
-    var originalTransactionId: String
+    var originalTransactionId: String?
+    var appTransactionId: String?
+    var orderId: String?
     var environment: ReceiptEnvironment?
+    var setAside: [SetAsideField]
   }
 
   let columns: Columns
+
+  /// The id columns, by name, in the order rows are checked.
+  static let idColumns = ["original_transaction_id", "app_transaction_id", "order_id"]
 
   /// Reads the header row.
   ///
@@ -26,48 +38,79 @@ struct CSVSeedParser {
     let names = try CSVSeedParser.fields(of: header).map {
       $0.trimmingCharacters(in: " \u{FEFF}").lowercased()
     }
+    let original = names.firstIndex(of: "original_transaction_id")
+    let appTransaction = names.firstIndex(of: "app_transaction_id")
+    let order = names.firstIndex(of: "order_id")
     guard let account = names.firstIndex(of: "account_id"),
-      let original = names.firstIndex(of: "original_transaction_id")
+      original != nil || appTransaction != nil || order != nil
     else {
       throw RecordRejection(
         .badCSVHeader,
-        "the header must name the columns account_id and original_transaction_id (and optionally environment); found '\(names.joined(separator: ","))'"
+        "the header must name the column account_id and at least one of original_transaction_id, app_transaction_id and order_id (and optionally environment); found '\(names.joined(separator: ","))'"
       )
     }
     columns = Columns(
-      accountId: account, originalTransactionId: original,
-      environment: names.firstIndex(of: "environment"))
+      accountId: account, originalTransactionId: original, appTransactionId: appTransaction,
+      orderId: order, environment: names.firstIndex(of: "environment"))
   }
 
   /// Reads one data row.
   ///
-  /// - Throws: ``RecordRejection`` naming the problem.
+  /// - Throws: ``RecordRejection`` naming the problem, when the row has no account or no id
+  ///   that can be used.
   func row(_ bytes: UnsafeRawBufferPointer) throws(RecordRejection) -> Row {
     let fields = try CSVSeedParser.fields(of: bytes)
-    let needed = max(columns.accountId, columns.originalTransactionId)
+    let idColumns = [columns.originalTransactionId, columns.appTransactionId, columns.orderId]
+    let needed = ([columns.accountId] + idColumns.compactMap { $0 }).max() ?? columns.accountId
     guard fields.count > needed else {
       throw RecordRejection(
         .badCSVRow, "the row has \(fields.count) fields; the header needs at least \(needed + 1)")
     }
     let account = fields[columns.accountId].trimmingCharacters(in: " ")
     guard !account.isEmpty else { throw RecordRejection(.missingAccountId, "account_id is empty") }
-    let id = fields[columns.originalTransactionId].trimmingCharacters(in: " ")
-    try CSVSeedParser.validateTransactionId(id)
-    var environment: ReceiptEnvironment?
+    var row = Row(accountId: account, setAside: [])
+    for (name, column) in zip(Self.idColumns, idColumns) {
+      guard let column else { continue }
+      let text = fields[column].trimmingCharacters(in: " ")
+      guard !text.isEmpty else { continue }
+      let problem =
+        name == "order_id"
+        ? OrderIdentifierCheck.problem(with: text, field: name)
+        : DamageCollector.problem(withIdentifier: text, field: name)
+      if let problem {
+        row.setAside.append(
+          SetAsideField(
+            path: name, reason: problem.reason, detail: problem.detail,
+            excerpt: DamageCollector.excerpt(of: Array(text.utf8))))
+        continue
+      }
+      switch name {
+      case "original_transaction_id": row.originalTransactionId = text
+      case "app_transaction_id": row.appTransactionId = text
+      default: row.orderId = text
+      }
+    }
+    guard row.originalTransactionId != nil || row.appTransactionId != nil || row.orderId != nil
+    else {
+      if let first = row.setAside.first {
+        // Every id the row holds is unusable: nothing of it can be used.
+        throw RecordRejection(
+          first.reason, row.setAside.map(\.detail).joined(separator: "; "))
+      }
+      if idColumns.compactMap({ $0 }).count == 1, columns.originalTransactionId != nil {
+        throw RecordRejection(.malformedTransactionId, "original_transaction_id is empty")
+      }
+      throw RecordRejection(
+        .badCSVRow,
+        "the row names no id: "
+          + zip(Self.idColumns, idColumns).filter { $0.1 != nil }.map(\.0).joined(separator: ", ")
+          + " are empty")
+    }
     if let column = columns.environment, column < fields.count {
       let text = fields[column].trimmingCharacters(in: " ")
-      environment = text.isEmpty ? nil : ReceiptEnvironment(text)
+      row.environment = text.isEmpty ? nil : ReceiptEnvironment(text)
     }
-    return Row(accountId: account, originalTransactionId: id, environment: environment)
-  }
-
-  /// Transaction ids are strings of digits. Spreadsheets turn them into `1.00000071234567E+15`
-  /// or `1000000712345678.0`, losing digits: say so rather than query Apple with a wrong id.
-  static func validateTransactionId(_ id: String) throws(RecordRejection) {
-    if let problem = TransactionIdentifierCheck.problem(with: id, field: "original_transaction_id")
-    {
-      throw RecordRejection(.malformedTransactionId, problem)
-    }
+    return row
   }
 
   /// Whether `bytes` end inside a quoted field: RFC 4180 lets a quoted field hold line breaks,

@@ -7,7 +7,9 @@ import Foundation
 ///
 /// Every problem is reported with the file, the line or byte offset, and the reason, and
 /// reading goes on: an unreadable or empty file is one quarantined input, a bad line is one
-/// quarantined record. Records read always equal accepted plus quarantined.
+/// quarantined record, and a record with a field that cannot be used is accepted as partial
+/// with that field set aside (``LegacyRecord/setAside``). Records read always equal accepted
+/// (whole or partial) plus quarantined.
 public struct LegacyInputReader: Sendable {
   /// Reading limits and choices.
   public struct Options: Sendable {
@@ -391,7 +393,8 @@ public struct LegacyInputReader: Sendable {
         LegacyRecord(
           accountId: row.accountId, position: position, format: .csv,
           content: .seed(originalTransactionId: row.originalTransactionId),
-          environment: row.environment, capturedAt: nil, rawBytes: Array(bytes)))
+          environment: row.environment, capturedAt: nil, rawBytes: Array(bytes),
+          appTransactionId: row.appTransactionId, orderId: row.orderId, setAside: row.setAside))
     } catch {
       return .quarantined(quarantine(error, position, bytes))
     }
@@ -474,6 +477,8 @@ public struct LegacyInputReader: Sendable {
       switch decoded.content {
       case .response(let response):
         content = .response(response)
+      case .idsOnly:
+        content = .seed(originalTransactionId: nil)
       case .rawReceipt(let base64):
         // Ids come from the receipt itself; one that cannot be read is bad input like any other.
         let seeds: RawReceiptSeeds
@@ -492,9 +497,12 @@ public struct LegacyInputReader: Sendable {
       }
       let record = LegacyRecord(
         accountId: accountId, position: position, format: format, content: content,
-        environment: environment, capturedAt: capturedAt, rawBytes: Array(bytes))
-      // An id that cannot be Apple's would be sent to Apple as if it were: refuse the record.
-      for id in record.originalTransactionIds {
+        environment: environment, capturedAt: capturedAt, rawBytes: Array(bytes),
+        appTransactionId: decoded.appTransactionId, orderId: decoded.orderId,
+        setAside: decoded.setAside)
+      // The decoders set aside every id that cannot be Apple's; one that got through anyway
+      // would be sent to Apple as if it were, so the record is refused rather than trusted.
+      for id in record.originalTransactionIds + (record.appTransactionId.map { [$0] } ?? []) {
         if let problem = TransactionIdentifierCheck.problem(
           with: id, field: "original_transaction_id")
         {

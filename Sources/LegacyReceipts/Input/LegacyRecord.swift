@@ -10,8 +10,10 @@ public struct LegacyRecord: Sendable {
     /// A base64 app receipt (or iOS 6 transaction receipt) and what the raw-receipt reader found
     /// in it: every id, the bundle id, the creation date and the signature verdict.
     case rawReceipt(base64: String, seeds: RawReceiptSeeds)
-    /// An id the team already held (a CSV row).
-    case seed(originalTransactionId: String)
+    /// Ids the team already held (a CSV row, or an NDJSON record without a response): an
+    /// original transaction id, or none when the record names only an app transaction id or an
+    /// order id (``LegacyRecord/appTransactionId``, ``LegacyRecord/orderId``).
+    case seed(originalTransactionId: String?)
   }
 
   /// The team's account id.
@@ -30,6 +32,15 @@ public struct LegacyRecord: Sendable {
   public var capturedAt: Timestamp?
   /// The record's bytes exactly as read (the NDJSON line, the file, the CSV row).
   public var rawBytes: [UInt8]
+  /// The customer's `appTransactionId`, when the team stored it: the App Store Server API
+  /// accepts it wherever it accepts a transaction id, and every customer has one, even one who
+  /// never bought anything.
+  public var appTransactionId: String?
+  /// An order id of the customer's (from a receipt e-mail), when the team stored one: Look Up
+  /// Order ID turns it into the customer's transactions.
+  public var orderId: String?
+  /// The fields that could not be used and were set aside; a record with any is *partial*.
+  public var setAside: [SetAsideField]
 
   /// Creates a record.
   ///
@@ -41,9 +52,13 @@ public struct LegacyRecord: Sendable {
   ///   - environment: the environment hint.
   ///   - capturedAt: the capture instant.
   ///   - rawBytes: the exact bytes.
+  ///   - appTransactionId: the customer's app transaction id, if stored.
+  ///   - orderId: an order id of the customer's, if stored.
+  ///   - setAside: the fields set aside.
   public init(
     accountId: String, position: RecordPosition, format: LegacyInputFormat, content: Content,
-    environment: ReceiptEnvironment?, capturedAt: Timestamp?, rawBytes: [UInt8]
+    environment: ReceiptEnvironment?, capturedAt: Timestamp?, rawBytes: [UInt8],
+    appTransactionId: String? = nil, orderId: String? = nil, setAside: [SetAsideField] = []
   ) {
     self.accountId = accountId
     self.position = position
@@ -52,14 +67,21 @@ public struct LegacyRecord: Sendable {
     self.environment = environment
     self.capturedAt = capturedAt
     self.rawBytes = rawBytes
+    self.appTransactionId = appTransactionId
+    self.orderId = orderId
+    self.setAside = setAside
   }
 
-  /// The distinct original transaction ids the record provides directly.
+  /// Whether some fields were set aside: the record is accepted, but not whole.
+  public var isPartial: Bool { !setAside.isEmpty }
+
+  /// The distinct original transaction ids the record provides directly (not its app
+  /// transaction id or order id).
   public var originalTransactionIds: [String] {
     switch content {
     case .response(let response): return response.originalTransactionIds
     case .rawReceipt(_, let seeds): return seeds.originalTransactionIds
-    case .seed(let id): return [id]
+    case .seed(let id): return id.map { [$0] } ?? []
     }
   }
 }

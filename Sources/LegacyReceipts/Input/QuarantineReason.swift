@@ -30,6 +30,10 @@ public enum QuarantineReason: String, CaseIterable, Hashable, Sendable, Comparab
   /// An id that cannot be an App Store transaction id (not 1 to 20 digits: mangled by a
   /// spreadsheet, negative, fractional). Such an id is never sent to Apple.
   case malformedTransactionId = "malformed transaction id"
+  /// An id (or another value) an archive deliberately masked: `*****`, `xxx`, `37xxxxxxxxx89`.
+  case masked = "masked"
+  /// An `order_id` that cannot be an App Store order id (not letters and digits).
+  case malformedOrderId = "malformed order id"
   /// A CSV file's header is not the documented one.
   case badCSVHeader = "bad CSV header"
   /// A CSV row is malformed.

@@ -23,6 +23,9 @@ public struct LegacyRenewalInfo: Hashable, Sendable {
   public var offerCodeRefName: String?
   /// `promotional_offer_id`
   public var promotionalOfferId: String?
+  /// Whether a field the old logic reads (auto-renew status, expiration intent, billing retry,
+  /// grace period) was set aside at ingest: the old logic then does not read the renewal.
+  public var isIncomplete = false
 
   /// Creates an empty renewal info.
   public init() {}

@@ -42,6 +42,10 @@ public struct LegacyTransaction: Hashable, Sendable {
   public var appAccountToken: String?
   /// Where in the response the transaction was read.
   public var origin: TransactionOrigin
+  /// Whether a field the old logic reads (a date, the product, its group, the upgrade flag,
+  /// the ownership) was set aside at ingest: the old logic then leaves the transaction out
+  /// rather than guess without it. Its ids still count.
+  public var isIncomplete: Bool
 
   /// Creates a transaction; every field but the origin defaults to absent.
   ///
@@ -49,6 +53,7 @@ public struct LegacyTransaction: Hashable, Sendable {
   public init(origin: TransactionOrigin) {
     self.isUpgraded = false
     self.origin = origin
+    self.isIncomplete = false
   }
 
   /// Whether the transaction has an expiry, which marks an auto-renewable subscription.

@@ -27,6 +27,25 @@ public enum LegacyLogicFlaw: String, CaseIterable, Hashable, Sendable, Comparabl
   /// Treats any row with a `cancellation_date` as a revocation of the whole subscription, so a
   /// refunded past renewal (or an upgrade marked by cancellation) revokes a paid subscription.
   case anyCancellationRevokes = "any_cancellation_revokes"
+  /// Treats `auto_renew_status` 0 as the end of access, though the period is paid until it
+  /// expires.
+  case autoRenewOffMeansExpired = "auto_renew_off_means_expired"
+  /// Adds a fixed number of "grace" days (``fixedGraceDays``) to every expiry, whatever Apple
+  /// says about billing.
+  case addsFixedGraceDays = "adds_fixed_grace_days"
+  /// Treats a non-renewing subscription as owned for ever, ignoring its duration.
+  case nonRenewingOwnedForever = "non_renewing_owned_forever"
+  /// Counts consumables in the receipt as owned products.
+  case consumablesCountAsOwned = "consumables_count_as_owned"
+  /// Takes the first element of `latest_receipt_info` as the current subscription.
+  case takesFirstArrayElement = "takes_first_array_element"
+  /// Reads `status` 0 ("the receipt is valid") as "subscribed": every subscription in a valid
+  /// receipt grants access, expired or not.
+  case status0MeansSubscribed = "status_0_means_subscribed"
+
+  /// The days ``addsFixedGraceDays`` adds to every expiry: a week, as teams that add a
+  /// "grace" of their own commonly do.
+  public static let fixedGraceDays = 7
 
   /// A sentence for reports: what the bug does to customers.
   public var explanation: String {
@@ -49,6 +68,21 @@ public enum LegacyLogicFlaw: String, CaseIterable, Hashable, Sendable, Comparabl
     case .anyCancellationRevokes:
       return "treats any row with a cancellation_date as revoked, so a refunded past renewal "
         + "revokes a paid subscription"
+    case .autoRenewOffMeansExpired:
+      return "treats auto_renew_status 0 as the end of access, so customers who turned "
+        + "auto-renew off lose the period they paid for"
+    case .addsFixedGraceDays:
+      return "adds \(Self.fixedGraceDays) days of its own grace to every expiry, so lapsed "
+        + "customers keep access for a week"
+    case .nonRenewingOwnedForever:
+      return "treats non-renewing subscriptions as owned for ever, ignoring their duration"
+    case .consumablesCountAsOwned:
+      return "counts consumables in the receipt as owned products"
+    case .takesFirstArrayElement:
+      return "takes the first array element as the current subscription"
+    case .status0MeansSubscribed:
+      return "reads status 0 (a valid receipt) as subscribed, so expired subscriptions keep "
+        + "access"
     }
   }
 

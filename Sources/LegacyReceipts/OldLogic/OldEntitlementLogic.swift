@@ -70,12 +70,18 @@ public struct OldEntitlementLogic: Sendable {
       case .nonConsumable, .nonRenewing:
         oneTimeProducts[transaction.productId ?? "", default: []].append(transaction)
       case .consumable:
-        continue
+        // Consumables grant nothing to keep, unless the code counts them as products.
+        if flaws.contains(.consumablesCountAsOwned) {
+          oneTimeProducts[transaction.productId ?? "", default: []].append(transaction)
+        }
       }
     }
     var entitlements: [OldEntitlement] = []
+    let isValidReceipt = response.status == .valid
     for (key, members) in subscriptionGroups {
-      entitlements.append(evaluateSubscription(key, members, renewals: renewals, at: instant))
+      entitlements.append(
+        evaluateSubscription(
+          key, members, renewals: renewals, at: instant, isValidReceipt: isValidReceipt))
     }
     for (product, members) in oneTimeProducts {
       entitlements.append(evaluateOneTime(product, members, at: instant))
@@ -97,6 +103,10 @@ public struct OldEntitlementLogic: Sendable {
     } else {
       transactions = response.mergedTransactions
     }
+    // A transaction whose date, product or upgrade flag was set aside at ingest cannot be
+    // placed in time or in its group: leaving it out is the only reading that is not a guess
+    // (the comparison says so among the account's findings).
+    transactions.removeAll { $0.isIncomplete }
     if flaws.contains(.losesIdPrecision) {
       transactions = transactions.map { transaction in
         var copy = transaction
@@ -111,7 +121,7 @@ public struct OldEntitlementLogic: Sendable {
   private func visibleRenewals(of response: VerifyReceiptResponse) -> [String: LegacyRenewalInfo] {
     if flaws.contains(.mishandlesIOS6Shape) && response.shape == .iOS6 { return [:] }
     var renewals: [String: LegacyRenewalInfo] = [:]
-    for info in response.pendingRenewalInfo {
+    for info in response.pendingRenewalInfo where !info.isIncomplete {
       guard var id = info.originalTransactionId else { continue }
       if flaws.contains(.losesIdPrecision) { id = Self.throughDouble(id) }
       renewals[id] = info
@@ -157,6 +167,14 @@ public struct OldEntitlementLogic: Sendable {
     return transaction.cancellationDate
   }
 
+  /// When a subscription period ends for this logic: its expiry, and a fixed week later for
+  /// logic that adds its own grace days.
+  private func effectiveExpiry(_ expires: Timestamp) -> Timestamp {
+    guard flaws.contains(.addsFixedGraceDays) else { return expires }
+    return expires.adding(
+      milliseconds: Int64(LegacyLogicFlaw.fixedGraceDays) * Timestamp.millisecondsPerDay)
+  }
+
   /// Whether this logic skips a row because an upgrade replaced it.
   private func skipsAsUpgraded(_ transaction: LegacyTransaction) -> Bool {
     transaction.isUpgraded && !flaws.contains(.keepsUpgradedRows)
@@ -177,7 +195,7 @@ public struct OldEntitlementLogic: Sendable {
 
   private func evaluateSubscription(
     _ key: EntitlementKey, _ members: [LegacyTransaction], renewals: [String: LegacyRenewalInfo],
-    at instant: Timestamp
+    at instant: Timestamp, isValidReceipt: Bool
   ) -> OldEntitlement {
     let current: [LegacyTransaction]
     if flaws.contains(.takesLastArrayElement),
@@ -185,8 +203,21 @@ public struct OldEntitlementLogic: Sendable {
     {
       // Array order means nothing (Apple changed it in 2020), yet such code trusts it.
       current = [last]
+    } else if flaws.contains(.takesFirstArrayElement),
+      let first = members.first(where: { $0.origin == .latestReceiptInfo }) ?? members.first
+    {
+      current = [first]
     } else {
       current = members
+    }
+    if flaws.contains(.status0MeansSubscribed), isValidReceipt,
+      let latest = current.filter({ !skipsAsUpgraded($0) }).max(by: Self.byExpiryThenPurchase)
+        ?? current.max(by: Self.byExpiryThenPurchase)
+    {
+      // "The receipt is valid" read as "the customer is subscribed".
+      var entitlement = makeSubscription(key, .active, latest, renewals)
+      entitlement.reason = "treated as active because the receipt's status is 0"
+      return entitlement
     }
     if let (cancelled, date) = anyCancellation(among: current, at: instant) {
       var entitlement = makeSubscription(key, .revoked, cancelled, renewals)
@@ -195,7 +226,8 @@ public struct OldEntitlementLogic: Sendable {
       return entitlement
     }
     let active = current.filter { transaction in
-      guard let expires = transaction.expiresDate, instant < expires, !skipsAsUpgraded(transaction)
+      guard let expires = transaction.expiresDate, instant < effectiveExpiry(expires),
+        !skipsAsUpgraded(transaction)
       else {
         return false
       }
@@ -203,8 +235,18 @@ public struct OldEntitlementLogic: Sendable {
       return true
     }
     if let chosen = active.max(by: Self.byExpiryThenPurchase) {
+      let renewal = chosen.originalTransactionId.flatMap { renewals[$0] }
+      if flaws.contains(.autoRenewOffMeansExpired), renewal?.autoRenewStatus == false {
+        var entitlement = makeSubscription(key, .expired, chosen, renewals)
+        entitlement.reason = "treated as expired because auto_renew_status is 0"
+        return entitlement
+      }
       var entitlement = makeSubscription(key, .active, chosen, renewals)
-      entitlement.reason = "active until \(Self.text(chosen.expiresDate))"
+      entitlement.reason =
+        chosen.expiresDate.map { instant < $0 } ?? true
+        ? "active until \(Self.text(chosen.expiresDate))"
+        : "treated as active until \(Self.text(chosen.expiresDate.map(effectiveExpiry))) "
+          + "(\(LegacyLogicFlaw.fixedGraceDays) days of its own grace after the expiry)"
       return entitlement
     }
     // Nothing covers the instant: decide on the latest subscription that really ended
@@ -301,7 +343,7 @@ public struct OldEntitlementLogic: Sendable {
       return cancelled > instant
     }
     let key = EntitlementKey.product(product)
-    if kind == .nonRenewing, !owning.isEmpty {
+    if kind == .nonRenewing, !owning.isEmpty, !flaws.contains(.nonRenewingOwnedForever) {
       return evaluateNonRenewing(
         product, owning, duration: catalog?[product]?.duration, at: instant)
     }

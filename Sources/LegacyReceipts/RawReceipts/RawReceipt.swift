@@ -37,7 +37,11 @@ public struct RawReceipt: Hashable, Sendable {
         signature: signature)
     case .transactionReceipt(let receipt):
       RawReceiptSeeds(
-        format: .transactionReceipt, originalTransactionIds: [receipt.originalTransactionId],
+        // Apple's own receipt utility reads only `transaction-id` from such a receipt; when the
+        // original id is missing, that id stands in: the App Store Server API takes any
+        // transaction id of a customer.
+        format: .transactionReceipt,
+        originalTransactionIds: [receipt.originalTransactionId ?? receipt.transactionId],
         transactionIds: [receipt.transactionId], bundleId: receipt.bundleId, creationDate: nil,
         environment: receipt.environment.map(ReceiptEnvironment.init), signature: signature)
     }

@@ -12,7 +12,8 @@ import MigrationStore
 ///
 /// The first environment an id is asked in is the one its legacy records name (the majority of
 /// its group, as the backfill plans it), production when they name none; with a fixed
-/// environment, only that one is asked. App transactions (`--app-transactions`) are not counted.
+/// environment, only that one is asked. Each order id Look Up Order ID answered costs one
+/// request of its own. App transactions (`--app-transactions`) are not counted.
 public struct BackfillRequestFloor: Sendable, Hashable {
   /// Transactions per history page, as Apple and the simulator page them.
   public static let historyPageSize = 20
@@ -31,6 +32,8 @@ public struct BackfillRequestFloor: Sendable, Hashable {
   public var historyRequests: [AppStoreEnvironment: Int]
   /// Status requests by environment: one per customer.
   public var statusRequests: [AppStoreEnvironment: Int]
+  /// Look Up Order ID requests by environment: one per order id answered (valid or invalid).
+  public var orderLookups: [AppStoreEnvironment: Int] = [:]
 
   /// Creates a floor from its parts.
   ///
@@ -62,8 +65,13 @@ public struct BackfillRequestFloor: Sendable, Hashable {
   /// Status requests in every environment.
   public var totalStatusRequests: Int { statusRequests.values.reduce(0, +) }
 
-  /// History and status requests together.
-  public var totalRequests: Int { totalHistoryRequests + totalStatusRequests }
+  /// Order look-ups in every environment.
+  public var totalOrderLookups: Int { orderLookups.values.reduce(0, +) }
+
+  /// History, status and order look-up requests together.
+  public var totalRequests: Int {
+    totalHistoryRequests + totalStatusRequests + totalOrderLookups
+  }
 
   /// Requests per stored customer, or 0 without customers.
   public var requestsPerCustomer: Double {
@@ -107,7 +115,13 @@ public struct BackfillRequestFloor: Sendable, Hashable {
             answeredIn: outcome.environment.flatMap(AppStoreEnvironment.named)))
       }
     }
-    return compute(customers: customers, ids: ids, onlyEnvironment: environment != nil)
+    var floor = compute(customers: customers, ids: ids, onlyEnvironment: environment != nil)
+    for order in try store.orderOutcomes() where order.outcome != "failed" {
+      // `failed` has no floor, as for ids: the backfill did not finish it.
+      let asked = order.environment.flatMap(AppStoreEnvironment.named) ?? .production
+      floor.orderLookups[asked, default: 0] += 1
+    }
+    return floor
   }
 
   // MARK: - The arithmetic

@@ -15,15 +15,15 @@ public actor BackfillStage {
   /// The stage's name in progress reports.
   public static let name = "backfill"
 
-  private let store: MigrationStore
-  private let client: AppStoreServerAPIClient
-  private let options: BackfillOptions
-  private let now: @Sendable () -> Timestamp
+  let store: MigrationStore
+  let client: AppStoreServerAPIClient
+  let options: BackfillOptions
+  let now: @Sendable () -> Timestamp
   /// The App Store's clock (the simulator's, or the wall clock for Apple): what fetched data is
   /// true as of.
   private let appStoreNow: @Sendable () -> Timestamp
-  private let observer: (any ProgressObserver)?
-  private var summary = BackfillSummary()
+  let observer: (any ProgressObserver)?
+  var summary = BackfillSummary()
   /// Customers another task of this run is walking right now.
   private var walking: Set<Int64> = []
   /// Customers whose walk or status call failed in this run, not to be tried again in it.
@@ -72,6 +72,9 @@ public actor BackfillStage {
   ///   problems are recorded per id, never thrown.
   public func run() async throws -> BackfillSummary {
     let started = now()
+    // Order ids first: a valid order's transactions become seed ids of the accounts naming it,
+    // and are then worked through like every other id.
+    try await resolveOrders()
     let outcomes = try store.seedOutcomes()
     let links = try store.seedLinks().map {
       (
@@ -179,7 +182,7 @@ public actor BackfillStage {
   }
 
   /// Tells the observer how many requests, retries and 429s happened since it was last told.
-  private func showRequestCounters() {
+  func showRequestCounters() {
     guard let observer else { return }
     let counts = client.counters.snapshot().endpoints.values
     let now = RequestTotalsShown(
@@ -252,10 +255,16 @@ public actor BackfillStage {
     summary.historyPages += 1
     let page = resolution.value
     let environment = resolution.environment.rawValue
-    let key = Self.customerKey(of: page.transactions.map(\.payload))
+    // A transaction id always has a transaction in its history: an empty first page means the
+    // id was an app transaction id, of a customer who never bought anything (or whose every
+    // purchase is gone), and that id is the customer's key.
+    let key =
+      page.transactions.isEmpty ? id : Self.customerKey(of: page.transactions.map(\.payload))
     let claim = try store.writeTransaction {
       let claim = try store.claimCustomer(
-        key: key, appTransactionId: page.transactions.first?.payload.appTransactionId,
+        key: key,
+        appTransactionId: page.transactions.first?.payload.appTransactionId
+          ?? (page.transactions.isEmpty ? id : nil),
         environment: environment,
         walkTransactionId: id, now: now().millisecondsSince1970,
         compactFormat: CompactTransaction.formatVersion)

@@ -11,6 +11,8 @@ public struct BackfillSummary: Sendable {
   /// Ids by the outcome recorded for them in this run: `found`, `covered`, `unknown`,
   /// `invalid`, `failed` (an id recorded twice, failed and later covered, counts twice).
   public var idOutcomes: [String: Int] = [:]
+  /// Order ids looked up in this run, by outcome: `valid`, `invalid`, `failed`.
+  public var orderOutcomes: [String: Int] = [:]
   /// History pages fetched in this run.
   public var historyPages = 0
   /// Status calls made in this run.

@@ -36,6 +36,15 @@ public enum BackfillSummaryRenderer {
     if summary.failedIds > 0 {
       outcomes.addRow(["still failed after retries (run backfill again)", count(summary.failedIds)])
     }
+    for (outcome, meaning) in [
+      ("valid", "order ids looked up: valid (their transactions became ids)"),
+      ("invalid", "order ids looked up: not orders of this app (status 1)"),
+      ("failed", "order ids whose look-up failed (run backfill again)"),
+    ] {
+      if let value = summary.orderOutcomes[outcome], value > 0 {
+        outcomes.addRow([meaning, count(value)])
+      }
+    }
     if outcomes.rows.isEmpty {
       lines.append("No id needed the App Store: every one was resolved by an earlier run.")
     } else {
@@ -80,6 +89,12 @@ public enum BackfillSummaryRenderer {
       writer.field(outcome, summary.idOutcomes[outcome] ?? 0)
     }
     writer.field("failed", summary.failedIds)
+    writer.endObject()
+    writer.key("order_ids")
+    writer.beginObject()
+    for outcome in ["valid", "invalid", "failed"] {
+      writer.field(outcome, summary.orderOutcomes[outcome] ?? 0)
+    }
     writer.endObject()
     writer.key("requests")
     writer.beginObject()

@@ -227,7 +227,11 @@ public struct CompareStage {
           status: record.status,
           environment: record.environment,
           capturedAt: record.capturedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-          isEvaluated: false))
+          isEvaluated: false,
+          setAside: record.setAside.map {
+            AccountEvidence.SetAside(
+              path: $0.path, reason: $0.reason, detail: $0.detail, excerpt: $0.excerpt)
+          }))
       guard let response = try storedResponse(of: record) else { continue }
       responses.append(
         AccountInput.Response(
@@ -258,11 +262,21 @@ public struct CompareStage {
               })
           }),
         isComplete: customer.row.isHistoryComplete && customer.row.areStatusesComplete,
-        pendingRefresh: pendingRefreshes[customer.row.id])
+        pendingRefresh: pendingRefreshes[customer.row.id],
+        originalApplicationVersion: customer.originalApplicationVersion)
     }
-    return AccountInput(
+    var input = AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,
       customers: customers,
       table: table)
+    input.orders = records.orders.map { order in
+      AccountEvidence.OrderId(
+        orderId: order.orderId,
+        outcome: order.outcome.flatMap { AccountEvidence.OrderId.Outcome(rawValue: $0.outcome) }
+          ?? .pending,
+        transactionIds: order.outcome?.transactionIds ?? [],
+        lastError: order.outcome?.lastError)
+    }
+    return input
   }
 }

@@ -94,7 +94,18 @@ public struct IngestStage {
         switch event {
         case .record(let record):
           summary.recordsRead += 1
-          summary.accepted += 1
+          if record.isPartial {
+            summary.partial += 1
+            observer?.counted(Self.name, "partial", by: 1)
+            for field in record.setAside {
+              summary.setAsideByReason[field.reason, default: 0] += 1
+              if summary.setAsideSamples.count < Self.sampleLimit {
+                summary.setAsideSamples.append((record.position, field))
+              }
+            }
+          } else {
+            summary.accepted += 1
+          }
           summary.acceptedByKind[record.kindName, default: 0] += 1
           batch.append(.record(prepare(record)), bytes: record.rawBytes.count)
         case .quarantined(let entry):
@@ -218,7 +229,7 @@ public struct IngestStage {
           format: CompactResponse.formatVersion, body: CompactResponse.encode(response))
       }
     }
-    return LegacyRecordRow(
+    var row = LegacyRecordRow(
       accountId: record.accountId, contentSHA256: SHA256.hash(record.rawBytes),
       sourcePath: record.position.path, sourceLine: record.position.line,
       sourceOffset: record.position.byteOffset, format: record.format.rawValue,
@@ -227,14 +238,42 @@ public struct IngestStage {
       capturedMilliseconds: record.capturedAt?.millisecondsSince1970, bundleId: bundleId,
       shape: shape,
       raw: raw, compact: compact)
+    row.setAside = record.setAside.map {
+      SetAsideFieldRow(
+        path: $0.path, reason: $0.reason.rawValue, detail: $0.detail, excerpt: $0.excerpt,
+        byteOffset: $0.byteOffset)
+    }
+    row.orderId = record.orderId
+    return row
+  }
+
+  /// Every id of the record to look the customer up with, with where it was first found: its
+  /// original transaction ids, and its app transaction id (which the App Store Server API takes
+  /// wherever it takes a transaction id).
+  private func seeds(for record: LegacyRecord) -> [SeedRow] {
+    var seeds = transactionSeeds(for: record)
+    if let appTransactionId = record.appTransactionId,
+      !seeds.contains(where: { $0.originalTransactionId == appTransactionId })
+    {
+      seeds.append(
+        SeedRow(
+          originalTransactionId: appTransactionId, source: "app_transaction_id",
+          environment: record.environment?.description))
+    }
+    return seeds
   }
 
   /// Every original transaction id of the record, with where it was first found.
-  private func seeds(for record: LegacyRecord) -> [SeedRow] {
+  private func transactionSeeds(for record: LegacyRecord) -> [SeedRow] {
     let environment = record.environment?.description
     switch record.content {
     case .seed(let id):
-      return [SeedRow(originalTransactionId: id, source: "csv", environment: environment)]
+      return id.map {
+        [
+          SeedRow(
+            originalTransactionId: $0, source: record.format.rawValue, environment: environment)
+        ]
+      } ?? []
     case .rawReceipt(_, let seeds):
       // The source says whether Apple's signature vouches for the ids; reports mark the others.
       let source: String

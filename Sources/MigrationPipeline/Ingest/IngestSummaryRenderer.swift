@@ -22,8 +22,9 @@ public enum IngestSummaryRenderer {
       Double(summary.durationMilliseconds) / 1000, fractionDigits: 2)
     lines.append(
       "Read \(count(summary.recordsRead)) records (\(megabytes(summary.bytesRead))) in \(seconds) s: "
-        + "\(count(summary.accepted)) accepted (\(count(summary.newRecords)) new, "
-        + "\(count(summary.alreadyStored)) already stored), \(count(summary.quarantined)) quarantined."
+        + "\(count(summary.accepted)) accepted, \(count(summary.partial)) partial "
+        + "(\(count(summary.newRecords)) new, \(count(summary.alreadyStored)) already stored), "
+        + "\(count(summary.quarantined)) quarantined."
     )
     if !summary.acceptedByKind.isEmpty {
       let kinds = [
@@ -41,6 +42,7 @@ public enum IngestSummaryRenderer {
         [
           ("accounts", count(totals.accounts)),
           ("legacy records (all versions)", count(totals.records)),
+          ("partial (some fields set aside)", count(totals.partialRecords)),
           ("distinct original transaction ids", count(totals.distinctOriginalTransactionIds)),
           ("accounts without any id", count(totals.accountsWithoutIds)),
           ("raw receipts without any purchase", count(totals.rawReceiptsPending)),
@@ -64,6 +66,22 @@ public enum IngestSummaryRenderer {
         section(
           "Old logic at \(asOf), latest response per account",
           entitlementRows(summary.oldEntitlementsAsOfByStatus)))
+    }
+    if summary.partial > 0 {
+      let fields = summary.setAsideByReason.values.reduce(0, +)
+      var partial = section(
+        "Set aside in this run (\(count(fields)) field(s) of \(count(summary.partial)) partial record(s); the rest of each record was kept)",
+        summary.setAsideByReason.sorted { $0.key < $1.key }.map {
+          ($0.key.rawValue, count($0.value))
+        })
+      for (position, field) in summary.setAsideSamples {
+        partial += "  \(position): \(field.path): \(field.detail)\n"
+      }
+      if fields > summary.setAsideSamples.count {
+        partial +=
+          "  … and \(count(fields - summary.setAsideSamples.count)) more; receipt-migrate explain ACCOUNT shows an account's.\n"
+      }
+      lines.append(partial)
     }
     if summary.quarantined > 0 {
       var quarantine = section(
@@ -135,6 +153,7 @@ public enum IngestSummaryRenderer {
     writer.field("schema_version", jsonSchemaVersion)
     writer.field("records_read", summary.recordsRead)
     writer.field("accepted", summary.accepted)
+    writer.field("partial", summary.partial)
     writer.field("new_records", summary.newRecords)
     writer.field("already_stored", summary.alreadyStored)
     writer.field("quarantined", summary.quarantined)
@@ -143,6 +162,24 @@ public enum IngestSummaryRenderer {
       &writer, "quarantined_by_reason",
       Dictionary(
         uniqueKeysWithValues: summary.quarantinedByReason.map { ($0.key.rawValue, $0.value) }))
+    object(
+      &writer, "set_aside_by_reason",
+      Dictionary(
+        uniqueKeysWithValues: summary.setAsideByReason.map { ($0.key.rawValue, $0.value) }))
+    writer.key("set_aside_samples")
+    writer.beginArray()
+    for (position, field) in summary.setAsideSamples {
+      writer.beginObject()
+      writer.field("path", position.path)
+      writer.field("line", position.line)
+      writer.field("byte_offset", position.byteOffset)
+      writer.field("field", field.path)
+      writer.field("reason", field.reason.rawValue)
+      writer.field("detail", field.detail)
+      writer.field("excerpt", field.excerpt)
+      writer.endObject()
+    }
+    writer.endArray()
     writer.key("quarantine_samples")
     writer.beginArray()
     for entry in summary.quarantineSamples {
@@ -172,6 +209,8 @@ public enum IngestSummaryRenderer {
     writer.beginObject()
     writer.field("accounts", totals.accounts)
     writer.field("records", totals.records)
+    writer.field("partial_records", totals.partialRecords)
+    object(&writer, "set_aside_by_reason", totals.setAsideByReason)
     writer.field("distinct_original_transaction_ids", totals.distinctOriginalTransactionIds)
     writer.field("accounts_without_ids", totals.accountsWithoutIds)
     writer.field("raw_receipts_without_ids", totals.rawReceiptsPending)

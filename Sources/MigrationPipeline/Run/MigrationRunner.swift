@@ -362,11 +362,12 @@ public struct MigrationRunner: Sendable {
     if let ingest {
       return RunInputs(
         recordsRead: ingest.recordsRead, recordsAccepted: ingest.accepted,
-        recordsQuarantined: ingest.quarantined, accounts: accounts)
+        recordsPartial: ingest.partial, recordsQuarantined: ingest.quarantined, accounts: accounts)
     }
     let counts = try store.legacyRecordCounts()
     return RunInputs(
-      recordsRead: counts.accepted + counts.quarantined, recordsAccepted: counts.accepted,
+      recordsRead: counts.accepted + counts.partial + counts.quarantined,
+      recordsAccepted: counts.accepted, recordsPartial: counts.partial,
       recordsQuarantined: counts.quarantined, accounts: accounts)
   }
 

@@ -81,8 +81,9 @@ public struct RecordedRun: Sendable {
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table or token-mapping rows rejected, accounts left
-  /// unresolved or stale, or a `new:` selector could not be decided, else 0.
+  /// when inputs were quarantined or accepted as partial (fields set aside), team-table or
+  /// token-mapping rows rejected, accounts left unresolved or stale, or a `new:` selector could
+  /// not be decided, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     return incompleteReasons.isEmpty ? 0 : 4
@@ -105,6 +106,10 @@ public struct RecordedRun: Sendable {
     }
     if summary.inputs.recordsQuarantined > 0 {
       reasons.append("\(summary.inputs.recordsQuarantined) legacy record(s) quarantined")
+    }
+    if summary.inputs.recordsPartial > 0 {
+      reasons.append(
+        "\(summary.inputs.recordsPartial) legacy record(s) partial (fields set aside)")
     }
     if !rejectedTableRows.isEmpty {
       reasons.append("\(rejectedTableRows.count) entitlement table row(s) rejected")

@@ -28,6 +28,7 @@ public enum RunSummaryCodec {
     writer.beginObject()
     writer.field("records_read", summary.inputs.recordsRead)
     writer.field("records_accepted", summary.inputs.recordsAccepted)
+    writer.field("records_partial", summary.inputs.recordsPartial)
     writer.field("records_quarantined", summary.inputs.recordsQuarantined)
     writer.field("accounts", summary.inputs.accounts)
     writer.endObject()
@@ -298,6 +299,8 @@ public enum RunSummaryCodec {
         environment: store?["environment"]?.stringValue ?? ""),
       inputs: RunInputs(
         recordsRead: int(inputs, "records_read"), recordsAccepted: int(inputs, "records_accepted"),
+        // Runs recorded before partial records existed have no such member: none were partial.
+        recordsPartial: int(inputs, "records_partial"),
         recordsQuarantined: int(inputs, "records_quarantined"), accounts: int(inputs, "accounts")),
       stageDurations: stages, requests: requests,
       teamTableFile: value["team_table_file"]?.stringValue, failOn: failOn)

@@ -34,6 +34,9 @@ enum ActionBucket: Hashable, Sendable, CaseIterable {
         return impact == .losesAccess
           ? .logicLosesAccess : impact == .gainsAccess ? .logicGainsAccess : .logicChangesTerms
       case .freshness?: return .freshness
+      // The comparison lacks an input the team gives it (a duration in the catalogue): a person
+      // must supply it before the difference means anything.
+      case .catalogue?: return .needsAttention
       case .undetermined?, nil: return .undetermined
       }
     }

@@ -57,8 +57,11 @@ public enum ExplainRenderer {
           "Other findings", account.secondaryFindings.map { "- " + t($0) }.joined(separator: "\n")))
     }
     sections.append(records(account.evidence.legacyRecords))
+    if let setAside = setAside(account.evidence.legacyRecords) { sections.append(setAside) }
     sections.append(seedIds(account.evidence.seedIds))
+    if !account.evidence.orderIds.isEmpty { sections.append(orderIds(account.evidence.orderIds)) }
     sections.append(customers(account.evidence.customers))
+    if let versions = applicationVersions(account.evidence) { sections.append(versions) }
     if let audit = account.tokenAudit { sections.append(tokens(audit)) }
     if !lostNotifications.isEmpty {
       sections.append(
@@ -156,12 +159,60 @@ public enum ExplainRenderer {
       [
         String(record.version), record.kind, record.source, record.status.map(String.init) ?? "",
         record.environment ?? "", record.capturedAt?.iso8601 ?? "",
-        record.isEvaluated ? "evaluated" : "",
+        ([record.isEvaluated ? "evaluated" : ""]
+          + (record.setAside.isEmpty ? [] : ["partial: \(record.setAside.count) set aside"]))
+          .filter { !$0.isEmpty }.joined(separator: "; "),
       ]
     }
     return section(
       "Legacy records",
       table(["Version", "Kind", "Source", "Status", "Environment", "Captured", "Evaluated"], rows))
+  }
+
+  /// Every field ingest set aside from the account's records: where, why, and what it held.
+  private static func setAside(_ records: [AccountEvidence.LegacyRecord]) -> String? {
+    let rows = records.flatMap { record in
+      record.setAside.map { field in
+        ["\(record.version)", field.path, field.reason, field.excerpt, field.detail]
+      }
+    }
+    guard !rows.isEmpty else { return nil }
+    return section(
+      "Set aside at ingest (the rest of each record was read)",
+      table(["Version", "Field", "Reason", "Value", "Why"], rows))
+  }
+
+  private static func orderIds(_ orders: [AccountEvidence.OrderId]) -> String {
+    let rows = orders.map { order in
+      [
+        order.orderId, order.outcome.rawValue, order.transactionIds.joined(separator: ", "),
+        order.lastError ?? "",
+      ]
+    }
+    return section(
+      "Order ids (Look Up Order ID)",
+      table(["Order", "Outcome", "Transactions", "Last error"], rows))
+  }
+
+  /// The paid-to-free evidence: the original application version on both sides.
+  private static func applicationVersions(_ evidence: AccountEvidence) -> String? {
+    guard
+      !evidence.legacyOriginalApplicationVersions.isEmpty
+        || evidence.customers.contains(where: { $0.originalApplicationVersion != nil })
+    else { return nil }
+    var lines = [
+      "Legacy receipt (original_application_version): "
+        + (evidence.legacyOriginalApplicationVersions.isEmpty
+          ? "none" : evidence.legacyOriginalApplicationVersions.joined(separator: ", "))
+    ]
+    for customer in evidence.customers {
+      lines.append(
+        "App Store, customer \(customer.key) (originalApplicationVersion): "
+          + (customer.originalApplicationVersion
+            ?? "not fetched (backfill with --app-transactions to compare it)"))
+    }
+    return section(
+      "Original application version (paid-to-free grants)", lines.map(t).joined(separator: "\n"))
   }
 
   private static func seedIds(_ seeds: [AccountEvidence.SeedId]) -> String {

@@ -19,10 +19,10 @@ enum ReportFormatting {
     return NumberFormatting.percent(Double(part) / Double(total), fractionDigits: 1)
   }
 
-  /// `342 read, 342 accepted, 0 quarantined`: a run's legacy records.
+  /// `342 read, 340 accepted, 1 partial, 1 quarantined`: a run's legacy records.
   static func records(_ inputs: RunInputs) -> String {
     "\(count(inputs.recordsRead)) read, \(count(inputs.recordsAccepted)) accepted, "
-      + "\(count(inputs.recordsQuarantined)) quarantined"
+      + "\(count(inputs.recordsPartial)) partial, \(count(inputs.recordsQuarantined)) quarantined"
   }
 
   /// `ingest 0.19 s, backfill 7.31 s`: stage durations, each name passed through `escape`.
@@ -81,6 +81,9 @@ enum ReportFormatting {
     case .freshness:
       return "the App Store's data changed after the snapshot: the two agree at the capture instant"
     case .undetermined: return "no capture instant is known, so the cause cannot be told"
+    case .catalogue:
+      return "the catalogue gives no duration for a non-renewing subscription: nothing changed, "
+        + "and neither logic erred"
     }
   }
 

@@ -21,11 +21,7 @@ extension HTMLReportRenderer {
       "App Store",
       "\(e(summary.appStore.description)); environment \(e(summary.appStore.environment))"
         + (summary.appStore.isSimulated ? "; <strong>simulated</strong>" : ""))
-    fact(
-      "Legacy records",
-      "\(ReportFormatting.count(inputs.recordsRead)) read, "
-        + "\(ReportFormatting.count(inputs.recordsAccepted)) accepted, "
-        + "\(ReportFormatting.count(inputs.recordsQuarantined)) quarantined")
+    fact("Legacy records", ReportFormatting.records(inputs))
     fact(
       "Accounts",
       "\(ReportFormatting.count(inputs.accounts)) in the store, "

@@ -122,6 +122,13 @@ struct HTMLReportRenderer {
         + "be read; their accounts may be missing or incomplete (see <code>ingest</code>'s "
         + "summary).</p>\n"
     }
+    if summary.inputs.recordsPartial > 0 {
+      html +=
+        "<p class=\"banner crossed\" id=\"banner-partial\"><strong>Fields set aside.</strong> "
+        + "\(ReportFormatting.count(summary.inputs.recordsPartial)) legacy record(s) had fields "
+        + "that could not be used (masked or malformed ids, wrong types); the rest of each was "
+        + "read (<code>explain</code> shows an account's).</p>\n"
+    }
     if !summary.appStore.isSimulated && summary.appStore.description.contains("NOT Apple") {
       html +=
         "<p class=\"banner crossed\" id=\"banner-not-apple\"><strong>Not Apple.</strong> "

@@ -31,6 +31,7 @@ struct RunJSONRenderer {
     writer.beginObject()
     writer.field("records_read", summary.inputs.recordsRead)
     writer.field("records_accepted", summary.inputs.recordsAccepted)
+    writer.field("records_partial", summary.inputs.recordsPartial)
     writer.field("records_quarantined", summary.inputs.recordsQuarantined)
     writer.field("accounts", summary.inputs.accounts)
     writer.endObject()

@@ -44,10 +44,18 @@ extension Pseudonymizer {
     redacted.evidence.legacyRecords = comparison.evidence.legacyRecords.map { record in
       var record = record
       record.source = scrubber.scrub(record.source)
+      record.setAside = record.setAside.map { field in
+        var field = field
+        field.detail = scrubber.scrub(field.detail)
+        field.excerpt = scrubber.scrub(field.excerpt)
+        return field
+      }
       return record
     }
     redacted.evidence.seedIds = comparison.evidence.seedIds.map { seed in
       var seed = seed
+      // An app transaction id is a seed and the key of the customer it names.
+      seed.id = scrubber.scrub(seed.id)
       seed.source = scrubber.scrub(seed.source)
       seed.lastError = seed.lastError.map(scrubber.scrub)
       return seed

@@ -24,6 +24,16 @@ public struct AccountRecords: Sendable {
     /// The compact copy of its decoded response, for usable responses that have one of the
     /// format asked for (then `raw` is `nil`).
     public var compact: [UInt8]?
+    /// The fields set aside at ingest (empty for a record accepted whole).
+    public var setAside: [SetAsideFieldRow] = []
+  }
+
+  /// An order id the account's records name, with what Look Up Order ID answered.
+  public struct Order: Sendable {
+    /// The order id.
+    public var orderId: String
+    /// The answer, once the backfill asked.
+    public var outcome: OrderOutcomeRow?
   }
 
   /// One seed id with its outcome.
@@ -67,6 +77,9 @@ public struct AccountRecords: Sendable {
     /// Tokens `link` set on its purchases since it was last fetched, by original transaction
     /// id.
     public var writtenTokens: [String: String] = [:]
+    /// The `originalApplicationVersion` of its app transaction, when one was fetched
+    /// (`--app-transactions`) and names one.
+    public var originalApplicationVersion: String? = nil
   }
 
   /// The account.
@@ -77,4 +90,6 @@ public struct AccountRecords: Sendable {
   public var seeds: [Seed]
   /// Its customers.
   public var customers: [Customer]
+  /// The order ids its records name.
+  public var orders: [Order] = []
 }

@@ -29,6 +29,10 @@ public struct LegacyRecordRow: Sendable {
   /// A compact copy of the decoded response, for a response that carries transactions: what
   /// `compare` reads instead of `raw`.
   public var compact: CompactCopy?
+  /// The fields set aside (a partial record), in reading order.
+  public var setAside: [SetAsideFieldRow] = []
+  /// The order id the record names, if any.
+  public var orderId: String?
 
   /// Creates a row.
   ///

@@ -4,6 +4,10 @@ public struct LegacyStoreTotals: Hashable, Sendable {
   public var accounts: Int
   /// Stored legacy records (all versions).
   public var records: Int
+  /// Of those, records accepted as partial: some fields set aside.
+  public var partialRecords: Int = 0
+  /// Set-aside fields by reason.
+  public var setAsideByReason: [String: Int] = [:]
   /// Distinct original transaction ids across all accounts.
   public var distinctOriginalTransactionIds: Int
   /// Accounts without any seed id.

@@ -57,9 +57,10 @@ extension MigrationStore {
       outcome.customerId, outcome.lastError, now)
   }
 
-  /// The customer whose stored history holds this id as a transaction or original transaction.
+  /// The customer whose stored history holds this id as a transaction or original transaction,
+  /// or whose app transaction id it is.
   ///
-  /// - Parameter id: a transaction or original transaction id.
+  /// - Parameter id: a transaction, original transaction or app transaction id.
   /// - Returns: the customer's row id, or `nil`.
   /// - Throws: `SQLiteError`.
   public func customerOwning(_ id: String) throws -> Int64? {
@@ -69,9 +70,16 @@ extension MigrationStore {
     {
       return owner
     }
-    return try database.firstRow(
+    if let owner = try database.firstRow(
       "SELECT customer_id FROM transactions WHERE original_transaction_id = ? LIMIT 1", binding: id,
       decode: { try $0.int64(at: 0) })
+    {
+      return owner
+    }
+    // An app transaction id names its customer even when the customer bought nothing.
+    return try database.firstRow(
+      "SELECT id FROM customers WHERE app_transaction_id = ? OR customer_key = ? LIMIT 1",
+      binding: id, id, decode: { try $0.int64(at: 0) })
   }
 
   private static let customerColumns = """

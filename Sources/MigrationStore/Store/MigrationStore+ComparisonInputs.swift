@@ -94,10 +94,12 @@ extension MigrationStore {
     // here), so the table's pages, which hold the verbatim bytes, are read only for the records
     // that still need them.
     var needingBytes: [(index: Int, id: Int64)] = []
+    var partial: [(index: Int, id: Int64)] = []
     try database.forEachRow(
       """
       SELECT r.id, r.version, r.kind, r.source_path, r.source_line, r.status, r.environment,
-        r.captured_ms, r.format, r.kind = 'response' AND r.status IN (0, 21006), c.format, c.body
+        r.captured_ms, r.format, r.kind = 'response' AND r.status IN (0, 21006), c.format, c.body,
+        r.set_aside_count
       FROM legacy_records r LEFT JOIN compact_responses c ON c.record_id = r.id
       WHERE r.account_id = ? ORDER BY r.version
       """, binding: accountId
@@ -108,6 +110,7 @@ extension MigrationStore {
         isUsable && compactFormat != nil && storedFormat == compactFormat
         ? try row.optionalBlob(at: 11) : nil
       if isUsable, compact == nil { needingBytes.append((records.count, try row.int64(at: 0))) }
+      if try row.int(at: 12) > 0 { partial.append((records.count, try row.int64(at: 0))) }
       records.append(
         AccountRecords.Record(
           version: try row.int(at: 1), kind: try row.string(at: 2), format: try row.string(at: 8),
@@ -120,6 +123,9 @@ extension MigrationStore {
       records[index].raw = try database.firstRow(
         "SELECT raw FROM legacy_records WHERE id = ?", binding: id,
         decode: { try $0.blob(at: 0) })
+    }
+    for (index, id) in partial {
+      records[index].setAside = try setAsideFields(ofRecord: id)
     }
     var seeds: [AccountRecords.Seed] = []
     try database.forEachRow(
@@ -208,10 +214,17 @@ extension MigrationStore {
         AccountRecords.Customer(
           row: row, otherAccounts: others, transactions: transactions,
           compactTransactions: copies, statuses: statuses,
-          writtenTokens: try writtenTokens(customerId: id)))
+          writtenTokens: try writtenTokens(customerId: id),
+          originalApplicationVersion: row.isAppTransactionComplete
+            ? try database.firstRow(
+              "SELECT original_application_version FROM app_transactions WHERE customer_id = ?",
+              binding: id, decode: { try $0.optionalString(at: 0) }) ?? nil : nil))
     }
     return AccountRecords(
-      accountId: accountId, records: records, seeds: seeds, customers: customers)
+      accountId: accountId, records: records, seeds: seeds, customers: customers,
+      orders: try orders(ofAccount: accountId).map {
+        AccountRecords.Order(orderId: $0.orderId, outcome: $0.outcome)
+      })
   }
 
   /// The text of one stored JWS header.

@@ -29,7 +29,8 @@ extension MigrationStore {
   }
 
   /// Stores a legacy record unless the account already holds the same bytes; a changed record
-  /// becomes the account's next version.
+  /// becomes the account's next version. A quarantine entry at the same file and offset is
+  /// removed: that input is read now.
   ///
   /// - Parameters:
   ///   - row: the record.
@@ -40,6 +41,12 @@ extension MigrationStore {
   public func storeLegacyRecord(_ row: LegacyRecordRow, runId: Int64, now: Int64) throws
     -> LegacyRecordInsertion
   {
+    // The input at this position reads now (an older version quarantined what this one keeps,
+    // such as a whole response for one masked id, or the file was mended): its quarantine
+    // entry no longer stands for anything unread.
+    try database.run(
+      "DELETE FROM quarantine WHERE source_path = ? AND source_offset = ?",
+      binding: row.sourcePath, row.sourceOffset)
     if let existing = try database.firstRow(
       "SELECT id FROM legacy_records WHERE account_id = ? AND content_sha256 = ?",
       binding: row.accountId, row.contentSHA256, decode: { try $0.int64(at: 0) })
@@ -61,15 +68,32 @@ extension MigrationStore {
         """
         INSERT INTO legacy_records (account_id, version, content_sha256, source_path, source_line,
           source_offset, format, kind, status, environment, captured_ms, bundle_id, shape, raw,
-          ingest_run_id)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          ingest_run_id, set_aside_count)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
         binding: row.accountId, version, row.contentSHA256, row.sourcePath, row.sourceLine,
         row.sourceOffset, row.format, row.kind, row.status, row.environment,
-        row.capturedMilliseconds, row.bundleId, row.shape, raw, runId)
+        row.capturedMilliseconds, row.bundleId, row.shape, raw, runId, row.setAside.count)
     }
     let id = try database.lastInsertRowID
     if let compact = row.compact { try storeCompactCopy(compact, recordId: id) }
+    for (position, field) in row.setAside.enumerated() {
+      try database.run(
+        """
+        INSERT INTO set_aside_fields (record_id, position, path, reason, detail, excerpt, byte_offset)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """,
+        binding: id, position, field.path, field.reason, field.detail, field.excerpt,
+        field.byteOffset)
+    }
+    if let orderId = row.orderId {
+      try database.run(
+        """
+        INSERT OR IGNORE INTO order_seeds (account_id, order_id, record_id, environment)
+        VALUES (?, ?, ?, ?)
+        """,
+        binding: row.accountId, orderId, id, row.environment)
+    }
     return .inserted(id: id, version: version)
   }
 

@@ -1,17 +1,17 @@
 // MARK: - Legacy-side reads
 
 extension MigrationStore {
-  /// How many legacy records the store accepted and how many it quarantined: the two counts a
-  /// run's summary states, without ``legacyTotals()``'s other counts, each of which reads every
-  /// record (about a second for 100,000 accounts, paid at the end of every `compare`).
+  /// How many legacy records the store accepted whole, accepted as partial (some fields set
+  /// aside) and quarantined: the counts a run's summary states, without ``legacyTotals()``'s
+  /// other counts, each of which reads every record (about a second for 100,000 accounts, paid
+  /// at the end of every `compare`).
   ///
   /// - Returns: the counts.
   /// - Throws: `SQLiteError`.
-  public func legacyRecordCounts() throws -> (accepted: Int, quarantined: Int) {
-    (
-      try count("SELECT COUNT(*) FROM legacy_records"),
-      try count("SELECT COUNT(*) FROM quarantine")
-    )
+  public func legacyRecordCounts() throws -> (accepted: Int, partial: Int, quarantined: Int) {
+    let records = try count("SELECT COUNT(*) FROM legacy_records")
+    let partial = try count("SELECT COUNT(*) FROM legacy_records WHERE set_aside_count > 0")
+    return (records - partial, partial, try count("SELECT COUNT(*) FROM quarantine"))
   }
 
   /// Counts what the store holds on the legacy side.
@@ -22,6 +22,12 @@ extension MigrationStore {
     var totals = LegacyStoreTotals()
     totals.accounts = try accountCount()
     totals.records = try count("SELECT COUNT(*) FROM legacy_records")
+    totals.partialRecords = try count(
+      "SELECT COUNT(*) FROM legacy_records WHERE set_aside_count > 0")
+    try database.forEachRow("SELECT reason, COUNT(*) FROM set_aside_fields GROUP BY reason") {
+      row in
+      totals.setAsideByReason[try row.string(at: 0)] = try row.int(at: 1)
+    }
     totals.distinctOriginalTransactionIds = try count(
       "SELECT COUNT(DISTINCT original_transaction_id) FROM seeds")
     totals.accountsWithoutIds = try count(

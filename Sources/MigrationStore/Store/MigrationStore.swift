@@ -25,6 +25,7 @@ public final class MigrationStore {
         SchemaV12.migration,
         SchemaV13.migration,
         SchemaV14.migration,
+        SchemaV15.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

@@ -53,9 +53,11 @@ struct BackfillCommand: AsyncParsableCommand {
       json
         ? BackfillSummaryRenderer.json(summary, storePath: storePath)
         : BackfillSummaryRenderer.text(summary, storePath: storePath), terminator: "")
-    if summary.failedIds > 0 {
+    let failedOrders = summary.orderOutcomes["failed"] ?? 0
+    if summary.failedIds > 0 || failedOrders > 0 {
       throw ToolFailure.incomplete(
-        "\(summary.failedIds) id(s) failed after retries; run backfill again to retry them.")
+        "\(summary.failedIds) id(s) and \(failedOrders) order id(s) failed after retries; run "
+          + "backfill again to retry them.")
     }
   }
 }

@@ -29,7 +29,8 @@ struct DecodeCommand: AsyncParsableCommand {
   var bundleId: String?
 
   @Option(
-    help: "The environment the value must name: Production or Sandbox (default: the payload's own)."
+    help:
+      "The environment the value must name: Production, Sandbox, or Xcode or LocalTesting for StoreKit testing, whose values are signed by Xcode's own certificate (pass it with --root) (default: the payload's own)."
   )
   var environment: String?
 
@@ -42,8 +43,9 @@ struct DecodeCommand: AsyncParsableCommand {
   func run() async throws {
     var expectedEnvironment: AppStoreEnvironment?
     if let environment {
-      guard let named = AppStoreEnvironment.named(environment) else {
-        throw ValidationError("--environment must be Production or Sandbox, not '\(environment)'")
+      guard let named = AppStoreEnvironment.namedForSignedData(environment) else {
+        throw ValidationError(
+          "--environment must be Production, Sandbox, Xcode or LocalTesting, not '\(environment)'")
       }
       expectedEnvironment = named
     }

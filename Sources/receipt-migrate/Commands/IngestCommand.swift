@@ -86,8 +86,12 @@ struct IngestCommand: AsyncParsableCommand {
       print(IngestSummaryRenderer.text(summary, storePath: store.path()), terminator: "")
     }
     if !summary.isClean {
-      throw ToolFailure.incomplete(
-        "\(summary.quarantined) input(s) quarantined; see the summary above.")
+      var parts: [String] = []
+      if summary.quarantined > 0 { parts.append("\(summary.quarantined) input(s) quarantined") }
+      if summary.partial > 0 {
+        parts.append("\(summary.partial) record(s) partial (fields set aside)")
+      }
+      throw ToolFailure.incomplete(parts.joined(separator: ", ") + "; see the summary above.")
     }
   }
 }

@@ -70,7 +70,7 @@ enum RunDefaults {
   ///   - outcome: the run's outcome.
   ///   - storePath: the store.
   static func print(_ outcome: MigrationOutcome, storePath: String) {
-    if let ingest = outcome.ingest, ingest.quarantined > 0 {
+    if let ingest = outcome.ingest, !ingest.isClean {
       Swift.print(IngestSummaryRenderer.text(ingest, storePath: storePath), terminator: "")
       Swift.print("")
     }

@@ -218,6 +218,10 @@ struct ServerEndpointTests {
     for invalid in ["MXXXXXXXXXXXXX", "not-an-order", sharedOrder] {
       let answer = try await harness.client.lookUpOrderId(invalid)
       #expect(answer.status == .invalid && answer.transactions.isEmpty, "\(invalid)")
+      // As Apple documents: an invalid order's answer has no signedTransactions array at all.
+      let raw = try await harness.raw("GET", "/inApps/v1/lookup/\(invalid)")
+      #expect(raw.status == 200)
+      #expect(String(decoding: raw.body, as: UTF8.self) == #"{"status":1}"#, "\(invalid)")
     }
   }
 

@@ -1,6 +1,7 @@
 import Chronology
 import Foundation
 import LegacyReceipts
+import TestDirectories
 import Testing
 
 @Suite("TransactionReceiptReader")
@@ -39,6 +40,34 @@ struct TransactionReceiptReaderTests {
     #expect(
       try TransactionReceiptReader.read(
         base64: TransactionReceiptBuilder.base64Receipt(for: minimal)) == minimal)
+  }
+
+  /// A receipt made by this project's own builder in the shape Apple's receipt utility reads
+  /// (our own code only: the reading rule is Apple's, the vector ours).
+  @Test("a receipt holding only transaction-id yields that id, as Apple's receipt utility reads it")
+  func onlyTransactionId() throws {
+    let only = TransactionReceipt(
+      transactionId: "1000000046178817", originalTransactionId: nil,
+      productId: "com.example.monthly", bundleId: "com.example.app", environment: "Sandbox")
+    let text = TransactionReceiptBuilder.base64Receipt(for: only)
+    let read = try TransactionReceiptReader.read(base64: text)
+    #expect(read.transactionId == "1000000046178817")
+    #expect(read.originalTransactionId == nil)
+    let seeds = try RawReceiptReader().seeds(fromBase64: text, signatureInstant: nil)
+    #expect(seeds.originalTransactionIds == ["1000000046178817"])
+    #expect(seeds.transactionIds == ["1000000046178817"])
+    #expect(seeds.environment == .sandbox)
+
+    // And through ingest's reader: the record's seed is the transaction id.
+    let directory = try TemporaryDirectory.make()
+    defer { TemporaryDirectory.remove(directory) }
+    let path = directory.appendingPathComponent("ios6.ndjson")
+    try Data(#"{"account_id":"ios6","receipt_data":"\#(text)"}"#.utf8).write(to: path)
+    var records: [LegacyRecord] = []
+    try LegacyInputReader().read([path.path]) { event in
+      if case .record(let record) = event { records.append(record) }
+    }
+    #expect(records.map(\.originalTransactionIds) == [["1000000046178817"]])
   }
 
   @Test("reads the old-style syntax in full: comments, unquoted words, escapes, nesting, data")

@@ -292,6 +292,11 @@ public enum WorldDecoder {
             case "uses_json_numbers": snapshot.usesJSONNumbers = try reader.readBool()
             case "marks_upgrades_by_cancellation":
               snapshot.marksUpgradesByCancellation = try reader.readBool()
+            case "stores_app_transaction_id":
+              snapshot.storesAppTransactionId = try reader.readBool()
+            case "lists_oldest_first": snapshot.listsOldestFirst = try reader.readBool()
+            case "holds_unfinished_consumables":
+              snapshot.holdsUnfinishedConsumables = try reader.readBool()
             default: try reader.skipValue()
             }
           }

@@ -48,8 +48,10 @@ extension SimulatorResponder {
   }
 
   /// `GET /inApps/v1/lookup/{orderId}`: the transaction of an order (see `OrderIdentifier`),
-  /// `status: 0`; any id that is not an order of this environment's customers is `status: 1`
-  /// with no transactions, not an error.
+  /// `status: 0`; any id that is not an order of this environment's customers — malformed,
+  /// unknown, another app's, a family member's shared purchase — is `status: 1` without a
+  /// `signedTransactions` array, as Apple documents ("invalid or doesn't contain any in-app
+  /// purchases for your app"), never a 404.
   func orderLookup(_ orderId: String, in environment: SimulatedEnvironment) throws -> Answer {
     let invalid = Answer.json { writer in
       OrderLookupResponse(status: .invalid, transactions: []).write(to: &writer)

@@ -169,7 +169,7 @@ struct PayloadFactory: Sendable {
       versionExternalIdentifier: environment == .production ? 834_289_833 : 0,
       receiptCreationDate: signedDate,
       originalPurchaseDate: customer.firstSeen,
-      originalApplicationVersion: Self.applicationVersion,
+      originalApplicationVersion: World.originalApplicationVersion,
       appTransactionId: customer.appTransactionId,
       originalPlatform: .iOS,
       signedDate: nil)

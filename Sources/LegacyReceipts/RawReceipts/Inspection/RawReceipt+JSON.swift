@@ -98,7 +98,7 @@ extension JSONWriter {
     optionalField("product_id", receipt.productId)
     if let quantity = receipt.quantity { field("quantity", quantity) }
     field("transaction_id", receipt.transactionId)
-    field("original_transaction_id", receipt.originalTransactionId)
+    optionalField("original_transaction_id", receipt.originalTransactionId)
     optionalField("item_id", receipt.itemId)
     date("purchase_date", receipt.purchaseDate)
     date("original_purchase_date", receipt.originalPurchaseDate)

@@ -54,7 +54,7 @@ public struct RawReceiptSummary: Hashable, Sendable {
       purchases = [
         [
           "1", Self.text(transaction.productId), transaction.transactionId,
-          transaction.originalTransactionId, Self.date(transaction.purchaseDate),
+          Self.text(transaction.originalTransactionId), Self.date(transaction.purchaseDate),
           Self.date(transaction.expiresDate), "-",
         ]
       ]

@@ -5,8 +5,10 @@ import Chronology
 public struct TransactionReceipt: Hashable, Sendable {
   /// `transaction-id`
   public var transactionId: String
-  /// `original-transaction-id`: the seed for the App Store Server API.
-  public var originalTransactionId: String
+  /// `original-transaction-id`: the seed for the App Store Server API. Some receipts hold only
+  /// `transaction-id` (all Apple's own receipt utility reads); then it is `nil` and the
+  /// transaction id is the seed.
+  public var originalTransactionId: String?
   /// `product-id`
   public var productId: String?
   /// `bid`: the app's bundle identifier.
@@ -44,7 +46,7 @@ public struct TransactionReceipt: Hashable, Sendable {
   ///   - webOrderLineItemId: `web-order-line-item-id`.
   ///   - environment: the outer `environment`.
   public init(
-    transactionId: String, originalTransactionId: String, productId: String? = nil,
+    transactionId: String, originalTransactionId: String?, productId: String? = nil,
     bundleId: String? = nil, bundleVersion: String? = nil, itemId: String? = nil,
     quantity: Int64? = nil, purchaseDate: Timestamp? = nil,
     originalPurchaseDate: Timestamp? = nil, expiresDate: Timestamp? = nil,

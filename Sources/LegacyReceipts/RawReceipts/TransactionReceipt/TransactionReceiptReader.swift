@@ -42,11 +42,15 @@ public enum TransactionReceiptReader {
     func entry(_ key: String) throws(RawReceiptError) -> String? {
       try string(key, in: info, part: .purchaseInfo)
     }
-    func id(_ key: String) throws(RawReceiptError) -> String {
-      guard let value = try entry(key) else { throw .missingEntry(.purchaseInfo, key: key) }
+    func optionalId(_ key: String) throws(RawReceiptError) -> String? {
+      guard let value = try entry(key) else { return nil }
       guard RawReceiptReader.isTransactionId(value) else {
         throw .invalidTransactionId(.purchaseInfo(key: key), value: value)
       }
+      return value
+    }
+    func id(_ key: String) throws(RawReceiptError) -> String {
+      guard let value = try optionalId(key) else { throw .missingEntry(.purchaseInfo, key: key) }
       return value
     }
     func number(_ key: String) throws(RawReceiptError) -> Int64? {
@@ -64,7 +68,9 @@ public enum TransactionReceiptReader {
 
     return TransactionReceipt(
       transactionId: try id("transaction-id"),
-      originalTransactionId: try id("original-transaction-id"),
+      // Optional: Apple's own receipt utility reads only `transaction-id`, and receipts that
+      // hold nothing else exist.
+      originalTransactionId: try optionalId("original-transaction-id"),
       productId: try entry("product-id"), bundleId: try entry("bid"),
       bundleVersion: try entry("bvrs"), itemId: try entry("item-id"),
       quantity: try number("quantity"), purchaseDate: try milliseconds("purchase-date-ms"),
