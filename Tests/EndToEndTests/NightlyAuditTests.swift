@@ -389,7 +389,9 @@ struct NightlyAuditTests {
     #expect(expired.count >= 1, "the stored token should have expired")
   }
 
-  @Test("a stored revision the App Store refuses (4000005) restarts that customer's walk")
+  @Test(
+    "a stored revision the App Store refuses (4000005) twice is given up for one walk of the whole history"
+  )
   func refusedRevision() async throws {
     let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
     let scratch = try EndToEnd.scratch()
@@ -417,9 +419,59 @@ struct NightlyAuditTests {
     #expect(outcome.refresh.refreshed > 0)
     #expect(outcome.refresh.revisionRestarts == outcome.refresh.refreshed)
     #expect(outcome.refresh.stillDue == 0 && outcome.refresh.failed == 0)
+    // Each refused revision is asked once more before the walk starts over.
     let refused = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_005 }
-    #expect(refused.count == outcome.refresh.refreshed)
+    #expect(refused.count == 2 * outcome.refresh.refreshed)
+    #expect(outcome.refresh.revisionRefusals == refused.count)
     let problems = Self.mismatches(try outcome.run.comparisons(), night.expected)
     #expect(problems.isEmpty, "\(problems.prefix(8))")
+  }
+
+  @Test(
+    "an App Store that refuses every revision fails each due customer after three refusals, with the reason, and the night ends"
+  )
+  func alwaysRefusedRevision() async throws {
+    let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 4, rateScale: 4)
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let first = try Self.night(0, world: world, scratch: scratch)
+    let initial = try EndToEnd.AppStore(world: world, clock: first.clock)
+    _ = try await EndToEnd.runner(
+      scratch: scratch, appStore: initial,
+      options: try Self.options(world: world, scratch: scratch, night: first, runId: "night-0")
+    ).run()
+    initial.stop()
+
+    // One transaction a page: a walk of the whole history carries a revision from its second
+    // page on, which this App Store refuses too.
+    let night = try Self.night(1, world: world, scratch: scratch)
+    let plan = try FaultPlan.parse(faults: "history:refused-revision=1", latency: nil)
+    let appStore = try EndToEnd.AppStore(world: world, clock: night.clock) {
+      $0.faults = plan
+      $0.pageSize = 1
+    }
+    defer { appStore.stop() }
+    let outcome = try await EndToEnd.runner(
+      scratch: scratch, appStore: appStore,
+      options: try Self.options(world: world, scratch: scratch, night: night, runId: "night-1")
+    ).run()
+    let refresh = outcome.refresh
+    #expect(refresh.due > 0)
+    // A customer whose whole history fits one page is refreshed by the walk from the start;
+    // every other one fails after its third refusal.
+    #expect(refresh.failed > 0 && refresh.failed + refresh.refreshed == refresh.due)
+    #expect(refresh.stillDue == refresh.failed)
+    #expect(refresh.revisionRestarts == refresh.due)
+    #expect(refresh.revisionRefusals == 2 * refresh.refreshed + 3 * refresh.failed)
+    let refused = appStore.embedded.server.requestLog().filter { $0.errorCode == 4_000_005 }
+    #expect(refused.count == refresh.revisionRefusals)
+    #expect(outcome.exitStatus == 4)
+    let stale = try outcome.run.comparisons().filter { $0.category == .staleAppStoreData }
+    #expect(!stale.isEmpty)
+    #expect(
+      stale.allSatisfy {
+        $0.explanation.contains("refused its history revision (4000005) 3 times")
+      },
+      "\(stale.first?.explanation ?? "")")
   }
 }

@@ -14,7 +14,9 @@ import MigrationStore
 /// 3. **Per due customer**, most urgent first: one history call with the stored revision (only
 ///    what was added or changed since; more pages while `hasMore`), each page stored with its new
 ///    revision in one transaction; then one status call, stored together with taking the customer
-///    off the queue. A revision Apple refuses (`4000005`) restarts that customer's walk.
+///    off the queue. A revision Apple refuses (`4000005`) is asked once more; refused twice, the
+///    customer's whole history is walked once; refused again, the customer fails for this run
+///    with the reason (it stays due), so a revision Apple keeps refusing never loops.
 ///
 /// Everything it learns is persisted as it goes — the window's pagination token with the
 /// customers each page named, each history page with its revision, the statuses with the queue —
@@ -128,6 +130,7 @@ public actor RefreshStage {
     let fetchedAt = appStoreNow()
     if !row.isHistoryDone {
       var revision = customer.historyRevision
+      var refusals = 0
       while true {
         try StopRequest.checkpoint()
         guard reserveRequest() else { return }
@@ -138,12 +141,29 @@ public actor RefreshStage {
             environment: environment)
         } catch {
           if error.errorCode == .invalidRevision, revision != nil {
-            // Apple no longer accepts the stored revision: walk the whole history again.
-            try store.restartRefreshHistory(
-              customerId: customer.id, now: now().millisecondsSince1970)
-            summary.revisionRestarts += 1
-            revision = nil
-            continue
+            refusals += 1
+            summary.revisionRefusals += 1
+            switch refusals {
+            case 1:
+              // One refusal may be the App Store's passing state: the same request once more.
+              continue
+            case 2:
+              // Refused twice: Apple no longer accepts the revision. The whole history, once.
+              try store.restartRefreshHistory(
+                customerId: customer.id, now: now().millisecondsSince1970)
+              summary.revisionRestarts += 1
+              revision = nil
+              continue
+            default:
+              // Refused again, this time a revision the walk of the whole history was just
+              // given: walking again would loop for ever. The customer stays due, with why.
+              try fail(
+                customer.id,
+                reason: "the App Store refused its history revision (4000005) \(refusals) times, "
+                  + "the last during a walk of its whole history; it is asked again on the next "
+                  + "run")
+              return
+            }
           }
           try fail(customer.id, error)
           return
@@ -178,7 +198,12 @@ public actor RefreshStage {
     if case .unauthorized = error.kind { throw error }
     if case .cancelled = error.kind { throw CancellationError() }
     if error.errorCode == .invalidAppIdentifier { throw error }
-    try store.recordRefreshFailure(customerId: customerId, error: error.description)
+    try fail(customerId, reason: error.description)
+  }
+
+  /// Records a failed refresh with its reason; the customer stays due.
+  func fail(_ customerId: Int64, reason: String) throws {
+    try store.recordRefreshFailure(customerId: customerId, error: reason)
     summary.failed += 1
     observer?.counted(Self.name, "failures", by: 1)
   }

@@ -23,8 +23,11 @@ public struct RefreshSummary: Sendable, Hashable {
   public var historyPages = 0
   /// Status calls made.
   public var statusCalls = 0
-  /// Walks restarted from the beginning because Apple refused the stored revision.
+  /// Walks restarted from the beginning because Apple refused the stored revision twice.
   public var revisionRestarts = 0
+  /// History requests Apple refused for their revision (`4000005`); at most three per customer
+  /// and run.
+  public var revisionRefusals = 0
   /// Customers whose refresh failed in this run (they stay due).
   public var failed = 0
   /// Customers still due at the end (not reached within the budget, or failed).

@@ -104,7 +104,7 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
     case .originalTransactionIdNotFoundRetryable:
       APIErrorAnswer(
         code: 4_040_006, message: "Original transaction id not found. Please try again.")
-    case .dropConnection, .truncateBody, .malformedJSON, .badSignature: nil
+    case .dropConnection, .truncateBody, .malformedJSON, .badSignature, .refusedRevision: nil
     }
   }
 }

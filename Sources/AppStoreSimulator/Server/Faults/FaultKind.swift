@@ -23,6 +23,10 @@ public enum FaultKind: String, CaseIterable, Sendable, Hashable, Comparable,
   case malformedJSON = "malformed"
   /// The first signed value of the answer carries a signature that does not verify.
   case badSignature = "bad-signature"
+  /// A history request that carries a `revision` is refused with 400 `4000005`, whichever
+  /// revision it is (a request without one is answered): the App Store refusing every revision,
+  /// so a client that restarts its walk on a refused revision must bound how often it does.
+  case refusedRevision = "refused-revision"
 
   /// The error code the fault answers with, for the five error faults.
   public var errorCode: Int64? { Int64(rawValue) }

@@ -117,6 +117,9 @@ final class SimulatorResponder: Sendable {
     case .dropConnection?:
       entry.fault = .dropConnection
       response = ServerResponse(fault: .closeWithoutResponse)
+    case .refusedRevision? where !request.queryValues(named: "revision").isEmpty:
+      entry.fault = .refusedRevision
+      response = finish(.error(.invalidRevision), logging: &entry)
     case let fault? where APIErrorAnswer.fault(fault) != nil:
       entry.fault = fault
       response = finish(.error(APIErrorAnswer.fault(fault) ?? .generalInternal), logging: &entry)
@@ -196,7 +199,8 @@ final class SimulatorResponder: Sendable {
     case .badSignature:
       return corruptFirstSignature(in: &answer.body)
     case .generalInternal, .generalInternalRetryable, .accountNotFoundRetryable,
-      .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .dropConnection:
+      .appNotFoundRetryable, .originalTransactionIdNotFoundRetryable, .dropConnection,
+      .refusedRevision:
       return false
     }
   }
