@@ -22,6 +22,11 @@ public final class EndpointRateLimiter: Sendable {
     var nextArrival: Double = -.infinity
     /// The share of the configured limit currently used, lowered by 429s.
     var share: Double = 1
+    /// The second (of the Unix epoch) the latest slot fell in, and how many slots fell in it.
+    var second: Int64 = .min
+    var inSecond = 0
+    /// The most slots any one second held: the measured rate, beside the cap.
+    var busiestSecond = 0
   }
 
   /// The limits in force.
@@ -56,6 +61,14 @@ public final class EndpointRateLimiter: Sendable {
       let arrival = max(pace.nextArrival, instant)
       let scheduled = max(instant, arrival - tolerance)
       pace.nextArrival = arrival + interval
+      let second = Int64((scheduled / 1000).rounded(.down))
+      if second == pace.second {
+        pace.inSecond += 1
+      } else {
+        pace.second = second
+        pace.inSecond = 1
+      }
+      pace.busiestSecond = max(pace.busiestSecond, pace.inSecond)
       paces[Key(endpoint: endpoint, environment: environment)] = pace
       return scheduled
     }
@@ -119,6 +132,17 @@ public final class EndpointRateLimiter: Sendable {
       pace.share = min(1, pace.share + limits.recoveryPerSuccess)
       paces[key] = pace
     }
+  }
+
+  /// The most requests of `endpoint` that went in any one second of the clock (each attempt
+  /// counts, retries included): the rate measured, to be shown beside the cap.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint.
+  ///   - environment: The environment.
+  /// - Returns: Requests in the busiest second; 0 when none went.
+  public func busiestSecond(of endpoint: Endpoint, in environment: AppStoreEnvironment) -> Int {
+    paces.withLock { $0[Key(endpoint: endpoint, environment: environment)]?.busiestSecond ?? 0 }
   }
 
   /// The rate `endpoint` is paced at now, in requests per second.

@@ -234,7 +234,9 @@ public struct MigrationRunner: Sendable {
       asOf: asOf, appStore: source,
       inputs: try Self.inputs(ingest: ingest, store: store, accounts: compared),
       stageDurations: durations,
-      requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
+      requests: appStore.map {
+        Self.statistics($0.client.counters.snapshot(), limiter: $0.client.rateLimiter)
+      } ?? [],
       teamTableFile: recipe.teamTableFile,
       failOn: failOn.map {
         FailOnThreshold(
@@ -244,6 +246,7 @@ public struct MigrationRunner: Sendable {
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
     summary.tokenMapping = recipe.tokenMapping
+    summary.rateShare = appStore?.client.configuration.rateLimits.share
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -387,17 +390,31 @@ public struct MigrationRunner: Sendable {
     }
   }
 
-  /// The client's counters as the report's request statistics.
-  public static func statistics(_ snapshot: RequestCountersSnapshot) -> [EndpointStatistics] {
+  /// The client's counters as the report's request statistics, with the rate each endpoint
+  /// was capped at and its busiest second when the limiter is given (of the environment whose
+  /// busiest second was busier, production on a tie).
+  public static func statistics(
+    _ snapshot: RequestCountersSnapshot, limiter: EndpointRateLimiter? = nil
+  ) -> [EndpointStatistics] {
     snapshot.endpoints.keys.sorted().map { endpoint in
       let counts = snapshot[endpoint]
-      return EndpointStatistics(
+      var statistics = EndpointStatistics(
         endpoint: endpoint.rawValue, requests: counts.requests, successes: counts.successes,
         failures: counts.failures,
         retries: counts.retries, rateLimited: counts.rateLimited,
         transportErrors: counts.transportErrors,
         verificationFailures: counts.verificationFailures, errorsByStatus: counts.errorsByStatus,
         errorsByCode: counts.errorsByCode)
+      if let limiter {
+        let busiest =
+          [AppStoreEnvironment.production, .sandbox].max {
+            limiter.busiestSecond(of: endpoint, in: $0)
+              < limiter.busiestSecond(of: endpoint, in: $1)
+          } ?? .production
+        statistics.rateCap = limiter.limits.requestsPerSecond(for: endpoint, in: busiest)
+        statistics.busiestSecond = limiter.busiestSecond(of: endpoint, in: busiest)
+      }
+      return statistics
     }
   }
 }

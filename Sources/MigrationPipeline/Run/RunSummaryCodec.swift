@@ -57,6 +57,7 @@ public enum RunSummaryCodec {
     if let since = summary.since { write(since, into: &writer) }
     writer.field("lost_notifications", summary.lostNotifications)
     writer.field("token_mapping", summary.tokenMapping)
+    if let share = summary.rateShare { writer.field("rate_share", share) }
     writer.endObject()
     return writer.string
   }
@@ -182,6 +183,8 @@ public enum RunSummaryCodec {
       writer.field(String(code), count)
     }
     writer.endObject()
+    if let cap = endpoint.rateCap { writer.field("rate_cap", cap) }
+    if let busiest = endpoint.busiestSecond { writer.field("busiest_second", busiest) }
     writer.endObject()
   }
 
@@ -224,7 +227,7 @@ public enum RunSummaryCodec {
             if let key = Int64(member.key) { byCode[key] = Int(member.value.int64Value ?? 0) }
           }
         }
-        return EndpointStatistics(
+        var statistics = EndpointStatistics(
           endpoint: item["endpoint"]?.stringValue ?? "", requests: int(item, "requests"),
           successes: int(item, "successes"),
           failures: int(item, "failures"), retries: int(item, "retries"),
@@ -232,6 +235,9 @@ public enum RunSummaryCodec {
           transportErrors: int(item, "transport_errors"),
           verificationFailures: int(item, "verification_failures"),
           errorsByStatus: byStatus, errorsByCode: byCode)
+        statistics.rateCap = number(item["rate_cap"])
+        statistics.busiestSecond = item["busiest_second"]?.int64Value.map(Int.init)
+        return statistics
       }
     }
     let failOn = value["fail_on"].flatMap { failOn -> FailOnThreshold? in
@@ -256,6 +262,13 @@ public enum RunSummaryCodec {
     summary.since = since(from: value["since"])
     summary.lostNotifications = Int(value["lost_notifications"]?.int64Value ?? 0)
     summary.tokenMapping = value["token_mapping"]?.stringValue
+    summary.rateShare = number(value["rate_share"])
     return summary
+  }
+
+  /// A JSON number as a `Double`, or `nil` when the value is absent or not a number.
+  private static func number(_ value: JSONValue?) -> Double? {
+    guard case .number(let text)? = value else { return nil }
+    return Double(text)
   }
 }

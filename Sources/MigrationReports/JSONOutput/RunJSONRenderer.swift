@@ -163,6 +163,7 @@ struct RunJSONRenderer {
 
     writer.key("requests")
     writer.beginObject()
+    if let share = summary.rateShare { writer.field("rate_share", share) }
     writer.key("total")
     write(RequestTotals(summary.requests), to: &writer)
     writer.key("endpoints")
@@ -329,6 +330,8 @@ struct RunJSONRenderer {
       writer.field(String(code), count)
     }
     writer.endObject()
+    if let cap = endpoint.rateCap { writer.field("rate_cap_per_second", cap) }
+    if let busiest = endpoint.busiestSecond { writer.field("busiest_second", busiest) }
     writer.endObject()
   }
 }

@@ -250,6 +250,10 @@ struct SummaryMarkdownRenderer {
         lines.append("| `\(code(endpoint.endpoint))` | " + numbers(RequestTotals(endpoint)))
       }
       lines.append("| **Total** | " + numbers(RequestTotals(summary.requests)))
+      if let rate = RateShareText.sentence(summary) {
+        lines.append("")
+        lines.append("Requests were " + md(rate) + ".")
+      }
     }
     lines.append("")
 

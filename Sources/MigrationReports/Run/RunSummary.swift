@@ -40,6 +40,9 @@ public struct RunSummary: Hashable, Sendable {
   /// Where the tokens of the `appAccountToken` audit came from (a file's name, or the namespace
   /// they were derived in), or `nil` when the run did not audit tokens.
   public var tokenMapping: String?
+  /// The share of Apple's per-app rate limits the run's requests were capped at (`--rate-share`),
+  /// or `nil` when the run sent none or did not record it.
+  public var rateShare: Double?
 
   /// Creates a run summary.
   ///

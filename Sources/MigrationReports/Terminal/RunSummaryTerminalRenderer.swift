@@ -147,6 +147,7 @@ public enum RunSummaryTerminalRenderer {
           + "\(ReportFormatting.count(requests.rateLimited)) 429s, "
           + "\(ReportFormatting.count(requests.failures)) ended in an error"
           + (errors.isEmpty ? "" : " (answers: \(errors.joined(separator: ", ")))"))
+      if let rate = RateShareText.sentence(summary) { lines.append("Rate: " + t(rate)) }
     }
     if let mapping = summary.tokenMapping {
       let tokens = counted.tokens

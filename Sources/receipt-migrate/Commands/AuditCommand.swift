@@ -41,6 +41,7 @@ struct AuditCommand: AsyncParsableCommand {
   @OptionGroup var report: ReportFlags
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var rate: RateShareFlag
 
   @Option(
     help: ArgumentHelp(
@@ -49,6 +50,7 @@ struct AuditCommand: AsyncParsableCommand {
   var receiptRoot: [String] = []
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.auditDefault)
     try backfill.check()
     try refresh.check()
     _ = try comparison.failOnPolicy()
@@ -58,7 +60,8 @@ struct AuditCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "audit")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, rateShare: try rate.share(default: RateShareFlag.auditDefault))
     defer { connection.stop() }
     let storePath = store.path()
     let options = try RunDefaults.options(

@@ -25,8 +25,10 @@ struct BackfillCommand: AsyncParsableCommand {
   @OptionGroup var store: StoreOptions
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var rate: RateShareFlag
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.migrationDefault)
     try backfill.check()
   }
 
@@ -34,7 +36,8 @@ struct BackfillCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "backfill")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, rateShare: try rate.share(default: RateShareFlag.migrationDefault))
     defer { connection.stop() }
     let storePath = store.path()
     let runner = MigrationRunner(

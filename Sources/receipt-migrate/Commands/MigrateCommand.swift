@@ -38,6 +38,7 @@ struct MigrateCommand: AsyncParsableCommand {
   @OptionGroup var report: ReportFlags
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var rate: RateShareFlag
 
   @Option(
     help: ArgumentHelp(
@@ -46,6 +47,7 @@ struct MigrateCommand: AsyncParsableCommand {
   var receiptRoot: [String] = []
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.migrationDefault)
     try backfill.check()
     try refresh.check()
     _ = try comparison.failOnPolicy()
@@ -55,7 +57,8 @@ struct MigrateCommand: AsyncParsableCommand {
     // One run per store: a second process refuses at once (exit 75) or, with --wait, waits.
     let lock = try store.lock(command: "migrate")
     defer { lock.release() }
-    let connection = try appStore.connectAndAnnounce(config: store.config)
+    let connection = try appStore.connectAndAnnounce(
+      config: store.config, rateShare: try rate.share(default: RateShareFlag.migrationDefault))
     defer { connection.stop() }
     let storePath = store.path()
     let options = try RunDefaults.options(

@@ -32,23 +32,29 @@ struct AppStoreOptions: ParsableArguments {
 
   /// Chooses the App Store, connects to it and, when it is simulated, says so on standard error.
   ///
-  /// - Parameter config: the `--config` file, or `nil` for the default one.
-  func connectAndAnnounce(config: String?) throws -> AppStoreConnection {
-    let connection = try connect(try choice(config: config))
+  /// - Parameters:
+  ///   - config: the `--config` file, or `nil` for the default one.
+  ///   - rateShare: the share of Apple's per-app rate limits the client may use.
+  func connectAndAnnounce(config: String?, rateShare: Double = 1) throws -> AppStoreConnection {
+    let connection = try connect(try choice(config: config), rateShare: rateShare)
     connection.announce()
     return connection
   }
 
   /// Connects: builds Apple's client, or starts the embedded simulator and a client for it.
   ///
-  /// - Parameter choice: what ``choice()`` returned.
+  /// - Parameters:
+  ///   - choice: what ``choice()`` returned.
+  ///   - rateShare: the share of Apple's per-app rate limits the client may use.
   /// - Returns: the connection; stop it when done.
-  func connect(_ choice: AppStoreChoice) throws -> AppStoreConnection {
+  func connect(_ choice: AppStoreChoice, rateShare: Double = 1) throws -> AppStoreConnection {
     switch choice {
     case .apple(let settings):
       let client: AppStoreServerAPIClient
+      var configuration = settings.configuration
+      configuration.rateLimits.share = rateShare
       do {
-        client = try AppStoreServerAPIClient(configuration: settings.configuration)
+        client = try AppStoreServerAPIClient(configuration: configuration)
       } catch {
         throw ToolFailure.configuration("\(error)")
       }
@@ -79,11 +85,12 @@ struct AppStoreOptions: ParsableArguments {
             + "simulator, but it cannot start: \(error)")
       }
       let client: AppStoreServerAPIClient
+      var configuration = embedded.clientConfiguration
+      configuration.rateLimits.share = rateShare
       do {
         // The embedded root is the simulator's own: the notice about a root that is not Apple's
         // would only repeat what the run already says plainly.
-        client = try AppStoreServerAPIClient(
-          configuration: embedded.clientConfiguration, notice: { _ in })
+        client = try AppStoreServerAPIClient(configuration: configuration, notice: { _ in })
       } catch {
         embedded.stop()
         throw ToolFailure.configuration("\(error)")
