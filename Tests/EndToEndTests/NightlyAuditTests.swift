@@ -100,6 +100,7 @@ struct NightlyAuditTests {
     var previous: Night?
     var lastFetched: [String: Timestamp] = [:]
     var reportedLost: [String] = []
+    var pendingAtEnd: [String] = []
     var sawKinds: Set<ChangeKind> = []
     for number in 0...Self.nights {
       let night = try Self.night(number, world: world, scratch: scratch)
@@ -157,8 +158,13 @@ struct NightlyAuditTests {
       #expect(outcome.backfill.historyPages == 0 && outcome.backfill.statusCalls == 0)
       let log = appStore.embedded.server.requestLog()
       #expect(
-        log.count == refresh.notificationPages + refresh.historyPages + refresh.statusCalls,
+        log.count
+          == refresh.notificationPages + refresh.failurePages + refresh.feedRequests
+          + refresh.historyPages + refresh.statusCalls,
         "night \(number): the simulator answered \(log.count) requests")
+      // The feed was proven on night 0; within the week nothing is asked again.
+      #expect(refresh.feedRequests == 0)
+      #expect(refresh.feeds.allSatisfy { $0.state == .healthy }, "\(refresh.feeds)")
       let answers = EndToEnd.cleanAnswers(log, byId: customers.byId)
       #expect(log.allSatisfy { $0.status == 200 }, "night \(number): a request failed")
       #expect(answers.statuses.values.allSatisfy { $0 == 1 }, "a customer was asked twice")
@@ -191,6 +197,7 @@ struct NightlyAuditTests {
         reportedLost.append(lost.uuid)
       }
       #expect(outcome.run.summary.lostNotifications == outcome.run.lostNotifications.count)
+      pendingAtEnd = outcome.run.pendingNotifications.map(\.uuid)
       previous = night
     }
     #expect(sawKinds.contains(.newFinding) || sawKinds.contains(.categoryChanged))
@@ -214,7 +221,10 @@ struct NightlyAuditTests {
         token = page.hasMore ? page.paginationToken : nil
       } while token != nil
     }
-    #expect(Set(reportedLost) == Set(undelivered))
+    // What Apple still lists as never delivered is what the tool reported lost, or holds as
+    // pending (Apple may retry it yet); nothing it reported lost was delivered after all.
+    #expect(Set(reportedLost).union(pendingAtEnd) == Set(undelivered))
+    #expect(Set(reportedLost).isDisjoint(with: pendingAtEnd))
     #expect(!undelivered.isEmpty, "the world should lose some notifications")
   }
 
@@ -357,13 +367,14 @@ struct NightlyAuditTests {
     ).run()
     initial.stop()
 
-    // Two notifications a page, tokens valid for three seconds; the run stops when the second
-    // page is answered (the first page's token is stored before the second is asked for).
+    // Two notifications a page, tokens valid for eight seconds (room for a loaded machine
+    // between two pages); the run stops when the second page is answered (the first page's
+    // token is stored before the second is asked for).
     let night = try Self.night(3, world: world, scratch: scratch)
     let interrupter = Interrupter(after: 2)
     let appStore = try EndToEnd.AppStore(world: world, clock: night.clock) { configuration in
       configuration.pageSize = 2
-      configuration.behaviour.notificationTokenLifetime = .seconds(3)
+      configuration.behaviour.notificationTokenLifetime = .seconds(8)
       configuration.requestLog = { entry in
         if entry.endpoint == .notificationHistory { interrupter.answered() }
       }
@@ -375,7 +386,7 @@ struct NightlyAuditTests {
     }
     interrupter.attach(task)
     await #expect(throws: CancellationError.self) { try await task.value }
-    try await Task.sleep(for: .milliseconds(3500))
+    try await Task.sleep(for: .milliseconds(8500))
 
     let outcome = try await EndToEnd.runner(
       scratch: scratch, appStore: appStore, options: options

@@ -108,10 +108,19 @@ struct ProductsSeenStorageTests {
           Self.row("2", product: "lifetime", type: "Non-Consumable", group: nil),
         ], customerId: customer.id, revision: "r1", isLast: true, now: 2)
       try store.close()
-      // Back to version 9: the table and its version row gone, the transactions kept.
+      // Back to version 9: the table and its version row gone, the transactions kept; and what
+      // version 11 added, so that its migration can run again.
       let database = try SQLiteDatabase(location: .path(path))
       try database.execute(
-        "DROP TABLE products_seen; DELETE FROM schema_version WHERE version = 10")
+        """
+        DROP TABLE products_seen; DELETE FROM schema_version WHERE version >= 10;
+        DROP TABLE feed_health; DROP TABLE invalid_notifications; DROP TABLE unclaimed_customers;
+        ALTER TABLE customers DROP COLUMN notified_ms;
+        DROP INDEX lost_notifications_by_delivery;
+        ALTER TABLE lost_notifications DROP COLUMN delivery;
+        ALTER TABLE lost_notifications DROP COLUMN attempts;
+        ALTER TABLE lost_notifications DROP COLUMN final_ms;
+        """)
       try database.close()
 
       let upgraded = try MigrationStore(path: path, now: { 0 })

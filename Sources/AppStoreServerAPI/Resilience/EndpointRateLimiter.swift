@@ -79,6 +79,10 @@ public final class EndpointRateLimiter: Sendable {
 
   /// Waits for the next slot of `endpoint` in `environment`.
   ///
+  /// A caller woken more than one interval after its slot (a busy machine) takes a new slot
+  /// instead of going at once: the requests reserved after it are due then too, and going
+  /// together they would exceed the rate the server sees. At most three new slots are taken.
+  ///
   /// - Parameters:
   ///   - endpoint: The endpoint to call.
   ///   - environment: The environment to call.
@@ -88,9 +92,14 @@ public final class EndpointRateLimiter: Sendable {
     _ endpoint: Endpoint, in environment: AppStoreEnvironment,
     sleep: @Sendable (Int64) async throws -> Void
   ) async throws {
-    let slot = reserve(endpoint, in: environment)
-    let wait = slot.milliseconds(since: now())
-    if wait > 0 { try await sleep(wait) }
+    var slot = reserve(endpoint, in: environment)
+    for _ in 0..<3 {
+      let wait = slot.milliseconds(since: now())
+      if wait > 0 { try await sleep(wait) }
+      let interval = 1000 / currentRate(of: endpoint, in: environment)
+      guard Double(now().milliseconds(since: slot)) > interval else { return }
+      slot = reserve(endpoint, in: environment)
+    }
   }
 
   /// Slows `endpoint` down after a 429 and holds every request back until `retryAfter`.

@@ -82,8 +82,30 @@ public actor RefreshStage {
       guard let named = AppStoreEnvironment.named(environment),
         options.environment.map({ $0 == named }) ?? true
       else { continue }
-      try await readNotifications(
+      try await proveFeed(named, clock: clock)
+      let reading = try await readNotifications(
         in: named, earliestFetch: unknownFetch > 0 ? nil : earliestFetch, clock: clock)
+      try await followPendingDeliveries(in: named, clock: clock)
+      var feed = try assessFeed(named, reading: reading, clock: clock)
+      // Whom the feed cannot vouch for tonight is asked again by the age of their data.
+      var reasons: [String] = []
+      if feed.needsAttention {
+        reasons.append("the \(environment) change feed is \(feed.state.rawValue)")
+      }
+      if let failure = reading.failure {
+        reasons.append(
+          "the \(environment) notification history could not be read to the end: \(failure)")
+      }
+      if let unknown = reading.unreadableNotification { reasons.append(unknown) }
+      if !reasons.isEmpty {
+        feed.sweep = reasons.joined(separator: "; ")
+        feed.swept = try sweep(environment, because: feed.sweep ?? "", clock: clock)
+        summary.warnings.append(
+          "\(environment): the change feed cannot vouch for every customer tonight ("
+            + (feed.sweep ?? "") + "): \(feed.swept) customer(s) whose App Store data is older "
+            + "than --max-data-age were made due, oldest first")
+      }
+      summary.feeds.append(feed)
     }
     try enqueueLocalTriggers(clock: clock)
     let queue = try store.refreshQueue()
@@ -94,6 +116,7 @@ public actor RefreshStage {
       body: { row in try await self.refresh(row) })
     try advanceWatermarks()
     summary.stillDue = try store.refreshQueue().count
+    summary.pendingNotifications = try store.pendingNotifications().count
     summary.requests = requestsReserved
     summary.durationMilliseconds = now().milliseconds(since: startedAt)
     observer?.stageFinished(Self.name)
@@ -211,11 +234,17 @@ public actor RefreshStage {
   // MARK: - Watermarks
 
   /// Moves each fully read environment's watermark up to where its notifications were read,
-  /// once nothing of it is left due.
+  /// once nothing of it is left due — only when its feed vouches for the time since: a feed
+  /// that is not healthy (and not accepted) proves nothing, so "current through" stays where
+  /// it was last proven.
   private func advanceWatermarks() throws {
     for (environment, _, _) in try store.customerEnvironments() {
       guard var feed = try store.notificationFeed(environment: environment) else { continue }
-      if feed.window == nil, try store.dueCount(environment: environment) == 0,
+      let vouches =
+        summary.feeds.first { $0.environment == environment }.map {
+          !$0.needsAttention && $0.sweep == nil
+        } ?? false
+      if vouches, feed.window == nil, try store.dueCount(environment: environment) == 0,
         feed.watermarkMilliseconds < feed.pagedThroughMilliseconds
       {
         feed.watermarkMilliseconds = feed.pagedThroughMilliseconds

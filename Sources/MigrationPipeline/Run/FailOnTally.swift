@@ -59,8 +59,16 @@ public struct FailOnTally: Sendable {
     Set(pending.map { AccountKey($0.accountId) })
   }
 
-  /// Whether the selected accounts cross the threshold.
-  public func isCrossed(previous: [AccountKey: FailOnPolicy.Previous]?) -> Bool {
-    count(previous: previous) > policy.threshold
+  /// Whether the selected accounts, and the lost notifications when the policy counts them,
+  /// cross the threshold.
+  ///
+  /// - Parameters:
+  ///   - previous: see ``count(previous:)``.
+  ///   - lostNotifications: how many notifications the run reports as lost.
+  public func isCrossed(
+    previous: [AccountKey: FailOnPolicy.Previous]?, lostNotifications: Int = 0
+  ) -> Bool {
+    count(previous: previous) + (policy.countsLostNotifications ? lostNotifications : 0)
+      > policy.threshold
   }
 }

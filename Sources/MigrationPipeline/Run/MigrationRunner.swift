@@ -224,7 +224,9 @@ public struct MigrationRunner: Sendable {
       run: runRow, since: options.since, store: store,
       previousOf: failOn?.accountsNeedingPrevious ?? [])
     try store.claimUnreportedLostNotifications(for: runId)
+    try store.claimUnreportedInvalidNotifications(for: runId)
     let lost = try Self.lostNotifications(reportedBy: runId, store: store)
+    let pending = try store.pendingNotifications().map(Self.notification)
     let durations =
       earlierStages + [
         StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
@@ -240,13 +242,16 @@ public struct MigrationRunner: Sendable {
       teamTableFile: recipe.teamTableFile,
       failOn: failOn.map {
         FailOnThreshold(
-          expression: $0.policy.expression, isCrossed: $0.isCrossed(previous: difference?.previous))
+          expression: $0.policy.expression,
+          isCrossed: $0.isCrossed(previous: difference?.previous, lostNotifications: lost.count))
       })
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
+    summary.pendingNotifications = pending.count
     summary.tokenMapping = recipe.tokenMapping
     summary.rateShare = appStore?.client.configuration.rateLimits.share
+    summary.dataAge = try Self.dataAge(store: store, asOf: asOf, options: options.refresh)
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -257,7 +262,7 @@ public struct MigrationRunner: Sendable {
     let storePath = self.storePath
     let clock = now
     let finalRecipe = recipe
-    return RecordedRun(
+    var recorded = RecordedRun(
       summary: summary, statistics: statistics,
       rejectedTableRows: rejectedTableRows, changes: difference?.changes ?? [],
       lostNotifications: lost, quarantinedTokenRows: tokens?.quarantined ?? [],
@@ -268,6 +273,8 @@ public struct MigrationRunner: Sendable {
           store: store, options: try finalRecipe.compareOptions(store: store, runId: runId)
         ).run()
       })
+    recorded.pendingNotifications = pending
+    return recorded
   }
 
   /// Writes a recorded run's report into `<reports>/<run id>/` and points `latest` at it.
@@ -287,7 +294,9 @@ public struct MigrationRunner: Sendable {
     return try ReportWriter.writeRun(
       summary: run.summary,
       source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
-      context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
+      context: RunContext(
+        changes: run.changes, lostNotifications: run.lostNotifications,
+        pendingNotifications: run.pendingNotifications),
       reportsDirectory: options.reportsDirectory, options: reportOptions)
   }
 
@@ -357,7 +366,7 @@ public struct MigrationRunner: Sendable {
 
   /// A refresh summary as the reports show it.
   static func facts(_ summary: RefreshSummary) -> RefreshFacts {
-    RefreshFacts(
+    var facts = RefreshFacts(
       notificationPages: summary.notificationPages, notificationsRead: summary.notificationsRead,
       lostNotificationsFound: summary.lostNotificationsFound, dueByReason: summary.dueByReason,
       refreshed: summary.refreshed, historyPages: summary.historyPages,
@@ -365,6 +374,28 @@ public struct MigrationRunner: Sendable {
       requests: summary.requests, budgetExhausted: summary.budgetExhausted,
       warnings: summary.warnings,
       watermarks: summary.watermarks.mapValues(Timestamp.init(millisecondsSince1970:)))
+    facts.feeds = summary.feeds
+    facts.invalidNotifications = summary.invalidNotifications
+    facts.pendingNotifications = summary.pendingNotifications
+    facts.deliveredLate = summary.deliveredLate
+    facts.failurePages = summary.failurePages
+    facts.feedRequests = summary.feedRequests
+    facts.notificationsOutsideStore = summary.notificationsOutsideStore
+    return facts
+  }
+
+  /// How old the App Store data of the store's complete customers is at `asOf`, or `nil` when
+  /// the store holds none.
+  static func dataAge(store: MigrationStore, asOf: Timestamp, options: RefreshOptions) throws
+    -> DataAgeFacts?
+  {
+    let ages = try store.dataAges(
+      olderThan: asOf.millisecondsSince1970 - options.maxDataAgeMilliseconds)
+    guard ages.customers > 0 else { return nil }
+    return DataAgeFacts(
+      customers: ages.customers, oldest: ages.oldest.map(Timestamp.init(millisecondsSince1970:)),
+      median: ages.median.map(Timestamp.init(millisecondsSince1970:)),
+      maxDataAgeMilliseconds: options.maxDataAgeMilliseconds, olderThanBound: ages.older)
   }
 
   /// The lost notifications a run reports, as the reports show them.
@@ -377,17 +408,23 @@ public struct MigrationRunner: Sendable {
   public static func lostNotifications(reportedBy runId: String, store: MigrationStore) throws
     -> [LostNotification]
   {
-    try store.lostNotifications(reportedBy: runId).map { found in
-      let row = found.notification
-      return LostNotification(
-        uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
-        signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        originalTransactionId: row.originalTransactionId, customerKey: found.customerKey,
-        accounts: found.accounts,
-        firstAttempt: row.firstAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-        reason: row.lastResult, signedPayload: row.signedPayload)
-    }
+    try store.lostNotifications(reportedBy: runId).map(notification)
+  }
+
+  /// A failed delivery as the reports show it.
+  static func notification(
+    _ found: (notification: LostNotificationRow, customerKey: String?, accounts: [String])
+  ) -> LostNotification {
+    let row = found.notification
+    return LostNotification(
+      uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
+      signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+      originalTransactionId: row.originalTransactionId, customerKey: found.customerKey,
+      accounts: found.accounts,
+      firstAttempt: row.firstAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+      lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
+      reason: row.lastResult, signedPayload: row.signedPayload, delivery: row.delivery.rawValue,
+      failedAttempts: row.failedAttempts)
   }
 
   /// The client's counters as the report's request statistics, with the rate each endpoint

@@ -16,6 +16,8 @@ public struct RecordedRun: Sendable {
   public var changes: [AccountChange]
   /// The notifications Apple never delivered that this run reports.
   public var lostNotifications: [LostNotification]
+  /// The failed deliveries Apple may still retry when the run ended.
+  public var pendingNotifications: [LostNotification] = []
   /// Rows of the token mapping file that could not be used (file, line and reason).
   public var quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow]
   private let load: @Sendable () throws -> [AccountComparison]
@@ -80,13 +82,19 @@ public struct RecordedRun: Sendable {
   /// spent, or it failed): the next run continues with them.
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
+  /// The change feeds that leave the run unfinished: not healthy, and not accepted.
+  public var feedsNeedingAttention: [FeedHealthFacts] {
+    summary.refresh?.feeds.filter(\.needsAttention) ?? []
+  }
+
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
-  /// when inputs were quarantined, team-table or token-mapping rows rejected or accounts left
-  /// unresolved, else 0.
+  /// when inputs were quarantined, team-table or token-mapping rows rejected, accounts left
+  /// unresolved or stale, or a change feed is not healthy, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     if unresolvedAccounts > 0 || staleAccounts > 0 || summary.inputs.recordsQuarantined > 0
       || !rejectedTableRows.isEmpty || !quarantinedTokenRows.isEmpty
+      || !feedsNeedingAttention.isEmpty
     {
       return 4
     }

@@ -58,6 +58,7 @@ public enum RunSummaryCodec {
     writer.field("lost_notifications", summary.lostNotifications)
     writer.field("token_mapping", summary.tokenMapping)
     if let share = summary.rateShare { writer.field("rate_share", share) }
+    writeAudit(summary, into: &writer)
     writer.endObject()
     return writer.string
   }
@@ -91,6 +92,7 @@ public enum RunSummaryCodec {
       writer.field(environment, instant.millisecondsSince1970)
     }
     writer.endObject()
+    writeAudit(refresh, into: &writer)
     writer.endObject()
   }
 
@@ -127,13 +129,15 @@ public enum RunSummaryCodec {
     }
     var warnings: [String] = []
     if case .array(let items)? = value["warnings"] { warnings = items.compactMap(\.stringValue) }
-    return RefreshFacts(
+    var facts = RefreshFacts(
       notificationPages: int("notification_pages"), notificationsRead: int("notifications_read"),
       lostNotificationsFound: int("lost_notifications_found"), dueByReason: due,
       refreshed: int("refreshed"), historyPages: int("history_pages"),
       statusCalls: int("status_calls"), failed: int("failed"), stillDue: int("still_due"),
       requests: int("requests"), budgetExhausted: value["budget_exhausted"]?.stringValue,
       warnings: warnings, watermarks: watermarks)
+    readAudit(into: &facts, from: value)
+    return facts
   }
 
   private static func since(from value: JSONValue?) -> RunChangeCounts? {
@@ -263,6 +267,7 @@ public enum RunSummaryCodec {
     summary.lostNotifications = Int(value["lost_notifications"]?.int64Value ?? 0)
     summary.tokenMapping = value["token_mapping"]?.stringValue
     summary.rateShare = number(value["rate_share"])
+    readAudit(into: &summary, from: value)
     return summary
   }
 

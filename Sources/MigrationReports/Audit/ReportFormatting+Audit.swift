@@ -28,3 +28,21 @@ extension ReportFormatting {
     return "\(minutes) min"
   }
 }
+
+/// The formatting of the audit's figures, for the sentences the refresh writes into the store
+/// and its warnings, so that they read like the reports.
+public enum AuditFormatting {
+  /// "3 d 4 h": a length of time in days and hours.
+  ///
+  /// - Parameter milliseconds: the length.
+  /// - Returns: the text.
+  public static func age(milliseconds: Int64) -> String {
+    ReportFormatting.age(milliseconds: milliseconds)
+  }
+
+  /// "1,234": a count, grouped.
+  ///
+  /// - Parameter value: the count.
+  /// - Returns: the text.
+  public static func count(_ value: Int) -> String { ReportFormatting.count(value) }
+}

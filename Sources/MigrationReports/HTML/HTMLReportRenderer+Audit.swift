@@ -85,6 +85,15 @@ extension HTMLReportRenderer {
           "\(e($0.key)) <time datetime=\"\($0.value.iso8601)\">\($0.value.iso8601)</time>"
         }.joined(separator: ", ") + ".</p>\n"
     }
+    for (feed, line) in zip(refresh.feeds, FeedHealthText.lines(content.summary)) {
+      html +=
+        feed.needsAttention
+        ? "<p class=\"banner crossed\" id=\"feed-\(e(feed.environment))\">\(e(line)).</p>\n"
+        : "<p class=\"note\" id=\"feed-\(e(feed.environment))\">\(e(line)).</p>\n"
+    }
+    if let age = FeedHealthText.dataAge(content.summary) {
+      html += "<p class=\"note\" id=\"data-age\">\(e(age)).</p>\n"
+    }
     return html + "</section>\n"
   }
 

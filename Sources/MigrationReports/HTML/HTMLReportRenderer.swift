@@ -59,6 +59,7 @@ struct HTMLReportRenderer {
     }
     html += refreshFacts()
     html += lostNotifications()
+    html += pendingNotifications()
     html += accountTokens()
     output.write(html)
     // The accounts are most of the file: written row by row, not gathered first.

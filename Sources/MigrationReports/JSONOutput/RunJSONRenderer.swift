@@ -242,7 +242,7 @@ struct RunJSONRenderer {
       writer.field("notifications_read", refresh.notificationsRead)
       writer.key("due_by_reason")
       writer.beginObject()
-      for reason in ["ran_out", "notification", "billing_retry", "window_lost"] {
+      for reason in ["ran_out", "notification", "hint", "billing_retry", "window_lost", "sweep"] {
         writer.field(reason, refresh.dueByReason[reason] ?? 0)
       }
       writer.endObject()
@@ -264,14 +264,17 @@ struct RunJSONRenderer {
       writer.beginArray()
       for warning in refresh.warnings { writer.value(warning) }
       writer.endArray()
+      writeFeeds(of: refresh, to: &writer)
       writer.endObject()
     } else {
       writer.null()
     }
+    writeDataAge(to: &writer)
 
     writer.key("lost_notifications")
     writer.beginObject()
     writer.field("count", summary.lostNotifications)
+    writer.field("pending", summary.pendingNotifications)
     writer.field("file", "lost-notifications.csv")
     writer.endObject()
 

@@ -192,6 +192,11 @@ struct SummaryMarkdownRenderer {
       }
       lines.append("")
     }
+    let feeds = FeedHealthText.lines(summary) + [FeedHealthText.dataAge(summary)].compactMap { $0 }
+    if !feeds.isEmpty {
+      lines += feeds.map { "- " + md($0) }
+      lines.append("")
+    }
     if !content.context.lostNotifications.isEmpty {
       lines.append("## Lost notifications")
       lines.append("")
@@ -207,6 +212,23 @@ struct SummaryMarkdownRenderer {
           "| \(lost.signedDate?.iso8601 ?? "") | `\(code(lost.kind))` | "
             + "`\(code(lost.customerKey ?? ""))` | \(md(lost.accounts.joined(separator: " "))) | "
             + "\(lost.lastAttempt?.iso8601 ?? "") | \(md(lost.reason ?? "")) |")
+      }
+      lines.append("")
+    }
+    if !content.context.pendingNotifications.isEmpty {
+      lines.append("## Pending notifications")
+      lines.append("")
+      lines.append(
+        "\(ReportFormatting.count(content.context.pendingNotifications.count)) failed deliveries "
+          + "Apple may still retry; not lost yet, so not to be replayed yet.")
+      lines.append("")
+      lines.append("| Signed | Type | Customer | Failed attempts | Last attempt |")
+      lines.append("|---|---|---|---:|---|")
+      for pending in content.context.pendingNotifications.prefix(ChangeText.listedInSummaries) {
+        lines.append(
+          "| \(pending.signedDate?.iso8601 ?? "") | `\(code(pending.kind))` | "
+            + "`\(code(pending.customerKey ?? ""))` | \(pending.failedAttempts) | "
+            + "\(pending.lastAttempt?.iso8601 ?? "") |")
       }
       lines.append("")
     }

@@ -98,12 +98,15 @@ extension Pseudonymizer {
         change.accountId = pseudonym(forAccount: change.accountId)
         return change
       }.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) },
-      lostNotifications: context.lostNotifications.map { notification in
-        var notification = notification
-        notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
-        notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }
-          .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        return notification
-      })
+      lostNotifications: context.lostNotifications.map(redacting),
+      pendingNotifications: context.pendingNotifications.map(redacting))
+  }
+
+  private func redacting(_ notification: LostNotification) -> LostNotification {
+    var notification = notification
+    notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
+    notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    return notification
   }
 }

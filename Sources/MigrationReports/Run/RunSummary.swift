@@ -37,12 +37,16 @@ public struct RunSummary: Hashable, Sendable {
   public var since: RunChangeCounts?
   /// How many notifications Apple never delivered this run reports.
   public var lostNotifications: Int = 0
+  /// How many failed deliveries Apple may still retry when the run ended.
+  public var pendingNotifications: Int = 0
   /// Where the tokens of the `appAccountToken` audit came from (a file's name, or the namespace
   /// they were derived in), or `nil` when the run did not audit tokens.
   public var tokenMapping: String?
   /// The share of Apple's per-app rate limits the run's requests were capped at (`--rate-share`),
   /// or `nil` when the run sent none or did not record it.
   public var rateShare: Double?
+  /// How old the App Store data it compared is, at ``asOf``; `nil` when not recorded.
+  public var dataAge: DataAgeFacts?
 
   /// Creates a run summary.
   ///

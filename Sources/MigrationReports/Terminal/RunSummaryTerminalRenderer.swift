@@ -199,10 +199,18 @@ public enum RunSummaryTerminalRenderer {
       lines.append("App Store refresh: " + t(refresh.sentence))
       for warning in refresh.warnings { lines.append("  warning: " + t(warning)) }
     }
+    lines += FeedHealthText.lines(summary).map(t)
+    if let age = FeedHealthText.dataAge(summary) { lines.append(t(age)) }
     if summary.lostNotifications > 0 {
       lines.append(
         "Lost notifications: \(ReportFormatting.count(summary.lostNotifications)) never reached "
           + "your server (listed in lost-notifications.csv, with their signed payloads to replay)")
+    }
+    if summary.pendingNotifications > 0 {
+      lines.append(
+        "Pending notifications: \(ReportFormatting.count(summary.pendingNotifications)) failed "
+          + "deliveries Apple may still retry (not lost yet: replaying them now could process "
+          + "them twice)")
     }
     return lines
   }

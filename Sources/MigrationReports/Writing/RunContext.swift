@@ -5,10 +5,17 @@ public struct RunContext: Hashable, Sendable {
   public var changes: [AccountChange]
   /// The lost notifications, in time order.
   public var lostNotifications: [LostNotification]
+  /// The failed deliveries Apple may still retry when the run ended, in time order (listed
+  /// apart from the lost ones; a report regenerated later lists none, only their count).
+  public var pendingNotifications: [LostNotification]
 
   /// Creates a context.
-  public init(changes: [AccountChange] = [], lostNotifications: [LostNotification] = []) {
+  public init(
+    changes: [AccountChange] = [], lostNotifications: [LostNotification] = [],
+    pendingNotifications: [LostNotification] = []
+  ) {
     self.changes = changes
     self.lostNotifications = lostNotifications
+    self.pendingNotifications = pendingNotifications
   }
 }

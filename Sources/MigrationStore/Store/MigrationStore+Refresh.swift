@@ -375,32 +375,92 @@ extension MigrationStore {
 
   // MARK: Lost notifications
 
-  /// Records a notification Apple never delivered (once; a later sighting changes nothing).
+  /// Records a notification whose delivery failed, or what a later sighting shows of it: its
+  /// attempts and where its delivery stands. A delivery once final (lost or delivered late)
+  /// never goes back to pending.
   ///
   /// - Parameters:
   ///   - row: the notification.
   ///   - foundAt: the wall clock (Unix ms).
+  /// - Returns: where its delivery stood before, or `nil` when it was new to the store.
   /// - Throws: `SQLiteError`.
-  public func storeLostNotification(_ row: LostNotificationRow, foundAt: Int64) throws {
+  @discardableResult
+  public func storeLostNotification(_ row: LostNotificationRow, foundAt: Int64) throws
+    -> LostNotificationRow.Delivery?
+  {
+    let before = try database.firstRow(
+      "SELECT delivery FROM lost_notifications WHERE notification_uuid = ?", binding: row.uuid,
+      decode: { LostNotificationRow.Delivery(rawValue: try $0.string(at: 0)) ?? .lost })
+    if let before {
+      guard before == .pending else { return before }
+      try database.run(
+        """
+        UPDATE lost_notifications SET delivery = ?, attempts = max(attempts, ?),
+          last_attempt_ms = coalesce(?, last_attempt_ms), last_result = coalesce(?, last_result),
+          final_ms = CASE WHEN ? = 'pending' THEN NULL ELSE ? END
+        WHERE notification_uuid = ?
+        """,
+        binding: row.delivery.rawValue, row.failedAttempts, row.lastAttemptMilliseconds,
+        row.lastResult, row.delivery.rawValue, foundAt, row.uuid)
+      return before
+    }
     try database.run(
       """
-      INSERT OR IGNORE INTO lost_notifications (notification_uuid, environment, notification_type, subtype, signed_ms,
+      INSERT INTO lost_notifications (notification_uuid, environment, notification_type, subtype, signed_ms,
         original_transaction_id, transaction_id, customer_id, first_attempt_ms, last_attempt_ms, last_result,
-        found_ms, signed_payload)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        found_ms, signed_payload, delivery, attempts, final_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       binding: row.uuid, row.environment, row.type, row.subtype, row.signedMilliseconds,
       row.originalTransactionId, row.transactionId, row.customerId, row.firstAttemptMilliseconds,
-      row.lastAttemptMilliseconds, row.lastResult, foundAt, row.signedPayload)
+      row.lastAttemptMilliseconds, row.lastResult, foundAt, row.signedPayload,
+      row.delivery.rawValue, row.failedAttempts, row.delivery == .pending ? nil : foundAt)
+    return nil
   }
 
-  /// Gives every lost notification no run has reported yet to `runId`, which reports them.
+  /// Marks a pending delivery as delivered late: the history no longer lists it among failures.
+  ///
+  /// - Parameters:
+  ///   - uuid: the notification.
+  ///   - now: the wall clock (Unix ms).
+  /// - Throws: `SQLiteError`.
+  public func markDeliveredLate(uuid: String, now: Int64) throws {
+    try database.run(
+      """
+      UPDATE lost_notifications SET delivery = 'delivered_late', final_ms = ?
+      WHERE notification_uuid = ? AND delivery = 'pending'
+      """, binding: now, uuid)
+  }
+
+  /// The pending deliveries of an environment: their UUIDs and `signedDate`s, oldest first.
+  ///
+  /// - Parameter environment: `Production` or `Sandbox`.
+  /// - Returns: the notifications.
+  /// - Throws: `SQLiteError`.
+  public func pendingDeliveries(environment: String) throws -> [(
+    uuid: String, signedMilliseconds: Int64?
+  )] {
+    var rows: [(uuid: String, signedMilliseconds: Int64?)] = []
+    try database.forEachRow(
+      """
+      SELECT notification_uuid, signed_ms FROM lost_notifications
+      WHERE environment = ? AND delivery = 'pending' ORDER BY signed_ms, notification_uuid
+      """, binding: environment
+    ) { rows.append((try $0.string(at: 0), try $0.optionalInt64(at: 1))) }
+    return rows
+  }
+
+  /// Gives every lost notification (delivery final and failed) no run has reported yet to
+  /// `runId`, which reports them; pending ones wait until they are final.
   ///
   /// - Parameter runId: the run.
   /// - Throws: `SQLiteError`.
   public func claimUnreportedLostNotifications(for runId: String) throws {
     try database.run(
-      "UPDATE lost_notifications SET reported_run_id = ? WHERE reported_run_id IS NULL",
+      """
+      UPDATE lost_notifications SET reported_run_id = ?
+      WHERE reported_run_id IS NULL AND delivery = 'lost'
+      """,
       binding: runId)
   }
 
@@ -412,6 +472,22 @@ extension MigrationStore {
   public func lostNotifications(reportedBy runId: String) throws -> [(
     notification: LostNotificationRow, customerKey: String?, accounts: [String]
   )] {
+    try failedDeliveries(where: "l.reported_run_id = ?", binding: runId)
+  }
+
+  /// The deliveries Apple may still retry, with the accounts of their customers.
+  ///
+  /// - Returns: the notifications in time order.
+  /// - Throws: `SQLiteError`.
+  public func pendingNotifications() throws -> [(
+    notification: LostNotificationRow, customerKey: String?, accounts: [String]
+  )] {
+    try failedDeliveries(where: "l.delivery = ?", binding: "pending")
+  }
+
+  private func failedDeliveries(where condition: String, binding value: String) throws -> [(
+    notification: LostNotificationRow, customerKey: String?, accounts: [String]
+  )] {
     var result: [(notification: LostNotificationRow, customerKey: String?, accounts: [String])] =
       []
     try database.forEachRow(
@@ -419,10 +495,11 @@ extension MigrationStore {
       SELECT l.notification_uuid, l.environment, l.notification_type, l.subtype, l.signed_ms, l.original_transaction_id,
         l.transaction_id, l.customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
         c.customer_key, (SELECT group_concat(account_id, ' ') FROM
-          (SELECT account_id FROM account_customers a WHERE a.customer_id = l.customer_id ORDER BY account_id))
+          (SELECT account_id FROM account_customers a WHERE a.customer_id = l.customer_id ORDER BY account_id)),
+        l.delivery, l.attempts
       FROM lost_notifications l LEFT JOIN customers c ON c.id = l.customer_id
-      WHERE l.reported_run_id = ? ORDER BY l.signed_ms, l.notification_uuid
-      """, binding: runId
+      WHERE \(condition) ORDER BY l.signed_ms, l.notification_uuid
+      """, binding: value
     ) { row in
       let notification = LostNotificationRow(
         uuid: try row.string(at: 0), environment: try row.string(at: 1),
@@ -432,7 +509,9 @@ extension MigrationStore {
         transactionId: try row.optionalString(at: 6), customerId: try row.optionalInt64(at: 7),
         firstAttemptMilliseconds: try row.optionalInt64(at: 8),
         lastAttemptMilliseconds: try row.optionalInt64(at: 9),
-        lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11))
+        lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11),
+        delivery: LostNotificationRow.Delivery(rawValue: try row.string(at: 14)) ?? .lost,
+        failedAttempts: try row.int(at: 15))
       let accounts = (try row.optionalString(at: 13) ?? "").split(separator: " ").map(String.init)
       result.append((notification, try row.optionalString(at: 12), accounts))
     }

@@ -20,9 +20,11 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       4040002, 4040004, 4040006, drop, truncate, malformed, bad-signature; RATE 0.05 or 5%. \
       --latency: comma-separated [ENDPOINT:]DIST, DIST 20ms, 20ms±5ms (or 20ms+-5ms, uniform) \
       or 20ms~5ms (normal). ENDPOINT: history, status, transaction, refund, order, \
-      app-transaction, notifications, app-account-token. --rate-limit: off, or items among \
-      per-second, hourly, hourly-rolling, ENDPOINT=RATE, sandbox:ENDPOINT=RATE, \
-      sandbox-share=F. See Documentation/Simulator.md.
+      app-transaction, notifications, app-account-token, test-notification, test-status. \
+      --rate-limit: off, or items among per-second, hourly, hourly-rolling, ENDPOINT=RATE, \
+      sandbox:ENDPOINT=RATE, sandbox-share=F. --notification-url: v2 (the default), v1 (the \
+      history lists nothing) or none (a test notification is refused with 4040007, the history \
+      lists nothing), or production=… and sandbox=… apart. See Documentation/Simulator.md.
       """
   )
 
@@ -45,6 +47,18 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     help: ArgumentHelp("Rate limits: off, or a spec; Apple's limits by default.", valueName: "spec")
   )
   var rateLimit: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The notification URL the app configured: v2, v1 or none, or production=…,sandbox=….",
+      valueName: "spec"))
+  var notificationUrl: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The share of notifications the history leaves out (a feed that drops some).",
+      valueName: "rate"))
+  var notificationOmission: Double = 0
 
   @Option(help: "The seed faults and latencies are drawn with.")
   var seed: UInt64 = 1
@@ -80,6 +94,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       configuration = setup.configuration(now: WallClock.now)
       configuration.faults = try FaultPlan.parse(faults: faults, latency: latency)
       if let rateLimit { configuration.rateLimits = try SimulatorRateLimits.parse(rateLimit) }
+      if let notificationUrl {
+        configuration.notificationURLs = try NotificationURL.parse(notificationUrl)
+      }
+      configuration.notificationOmissionRate = notificationOmission
     } catch let error as SimulatorSpecificationError {
       throw ValidationError(error.message)
     } catch {

@@ -64,6 +64,20 @@ enum RunFailures {
       if !run.quarantinedTokenRows.isEmpty {
         reasons.append("\(run.quarantinedTokenRows.count) token mapping row(s) quarantined")
       }
+      if run.staleAccounts > 0 {
+        reasons.append(
+          "\(run.staleAccounts) account(s) stale_app_store_data (their customers are asked first "
+            + "on the next run)")
+      }
+      for feed in run.feedsNeedingAttention {
+        reasons.append(
+          "the \(feed.environment) change feed is \(feed.state.rawValue)"
+            + (feed.evidence.first.map { " (\($0))" } ?? "")
+            + (run.summary.dataAge.map {
+              "; App Store data is read as of its fetch, the oldest "
+                + ($0.oldest?.iso8601 ?? "unrecorded")
+            } ?? ""))
+      }
       throw ToolFailure.incomplete(reasons.joined(separator: ", ") + "; see the report.")
     default:
       return

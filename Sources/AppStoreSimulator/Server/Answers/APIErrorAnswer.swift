@@ -73,6 +73,10 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
 
   // MARK: - 404
 
+  static let serverNotificationURLNotFound = APIErrorAnswer(
+    code: 4_040_007, message: "An invalid request: no App Store Server Notifications URL is set.")
+  static let testNotificationNotFound = APIErrorAnswer(
+    code: 4_040_008, message: "No test notification has this token.")
   static let transactionIdNotFound = APIErrorAnswer(
     code: 4_040_010, message: "Transaction id not found.")
   static let appTransactionDoesNotExist = APIErrorAnswer(
