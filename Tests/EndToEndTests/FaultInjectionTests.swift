@@ -76,9 +76,11 @@ struct FaultInjectionTests {
 
   /// The fault matrix: each fault kind alone, at a rate that hits many requests of a small
   /// world. Every account ends exactly as without faults, or unresolved naming its reason.
+  /// (`refused-revision` acts only on requests carrying a stored revision, which a migration
+  /// of small histories hardly sends: the nightly audit's tests cover it.)
   @Test(
     "each fault kind alone: every account exact or failed with its reason",
-    arguments: FaultKind.allCases)
+    arguments: FaultKind.allCases.filter { $0 != .refusedRevision })
   func faultMatrix(kind: FaultKind) async throws {
     let world = try EndToEnd.world(seed: 41, accounts: 40)
     let expected = try EndToEnd.expected(world: world)

@@ -37,11 +37,15 @@ public struct AccountInput: Sendable {
     /// notification named it, or the refresh's budget ran out): its stored data is known to be
     /// out of date, so it is not compared.
     public var pendingRefresh: String?
+    /// The latest instant the customer's data is known to hold through: when it was fetched,
+    /// or later when a change feed that was read to there and vouched for it named no change
+    /// (the environment's watermark). `nil` when unknown (the statuses' signing then stands in).
+    public var vouchedThrough: Timestamp?
 
     /// Creates a customer.
     public init(
       key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData,
-      isComplete: Bool = true, pendingRefresh: String? = nil
+      isComplete: Bool = true, pendingRefresh: String? = nil, vouchedThrough: Timestamp? = nil
     ) {
       self.key = key
       self.environment = environment
@@ -49,6 +53,7 @@ public struct AccountInput: Sendable {
       self.data = data
       self.isComplete = isComplete
       self.pendingRefresh = pendingRefresh
+      self.vouchedThrough = vouchedThrough
     }
   }
 

@@ -19,12 +19,15 @@ public struct AccountEvidence: Hashable, Sendable {
     public var capturedAt: Timestamp?
     /// Whether it is the response the old side was evaluated on.
     public var isEvaluated: Bool
+    /// Whether it is a response captured after the comparison instant, which the old side
+    /// does not read (the team did not hold it then).
+    public var isSetAside: Bool
 
     /// Creates a record summary.
     public init(
       version: Int, kind: String, source: String, status: Int64?, environment: String?,
       capturedAt: Timestamp?,
-      isEvaluated: Bool
+      isEvaluated: Bool, isSetAside: Bool = false
     ) {
       self.version = version
       self.kind = kind
@@ -33,6 +36,7 @@ public struct AccountEvidence: Hashable, Sendable {
       self.environment = environment
       self.capturedAt = capturedAt
       self.isEvaluated = isEvaluated
+      self.isSetAside = isSetAside
     }
   }
 

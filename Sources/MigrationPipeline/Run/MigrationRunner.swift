@@ -14,9 +14,9 @@ import MigrationStore
 public struct MigrationRunner: Sendable {
   private let storePath: String
   private let appStore: ConnectedAppStore?
-  private let options: MigrationRunOptions
+  let options: MigrationRunOptions
   private let toolVersion: String
-  private let now: @Sendable () -> Timestamp
+  let now: @Sendable () -> Timestamp
   private let observer: (any ProgressObserver)?
 
   /// Creates a runner.
@@ -62,18 +62,26 @@ public struct MigrationRunner: Sendable {
     var durations: [StageDuration] = []
     let ingestBegan = now()
     let ingest = try self.ingest()
+    // Accounts of the team table the legacy data does not hold get their table's ids as seeds.
+    let adoption = try adoptTableAccounts()
     durations.append(
       StageDuration(stage: "ingest", milliseconds: now().milliseconds(since: ingestBegan)))
     let backfillBegan = now()
-    let backfill = try await self.backfill()
+    var backfill = try await self.backfill()
     durations.append(
       StageDuration(stage: "backfill", milliseconds: now().milliseconds(since: backfillBegan)))
     let refreshBegan = now()
-    let refresh = try await self.refresh(runStartedAt: appStoreStart)
+    let refresh = try await self.refresh(
+      runStartedAt: appStoreStart, accountsOutsideStore: adoption.outsiders)
+    if refresh.followedCustomers > 0 {
+      // Customers a notification's token led to an account: fetched now, like new ids.
+      backfill = try await self.backfill()
+    }
     durations.append(
       StageDuration(stage: "refresh", milliseconds: now().milliseconds(since: refreshBegan)))
     let run = try compare(
-      ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations)
+      ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations,
+      tableAccountsAdopted: adoption.adopted)
     let directory = try writeReport(run)
     return MigrationOutcome(
       ingest: ingest, backfill: backfill, refresh: refresh, run: run,
@@ -118,19 +126,29 @@ public struct MigrationRunner: Sendable {
 
   /// Brings the App Store side up to date; see ``RefreshStage``.
   ///
-  /// - Parameter runStartedAt: when the run began, on the App Store's clock; see
-  ///   ``RefreshStage/init(store:client:options:now:appStoreNow:freshSince:observer:)``.
+  /// - Parameters:
+  ///   - runStartedAt: when the run began, on the App Store's clock; see
+  ///     ``RefreshStage/init(store:client:options:now:appStoreNow:freshSince:observer:)``.
+  ///   - accountsOutsideStore: accounts of the team table the store does not hold, for a token
+  ///     mapping derived from account ids.
   /// - Returns: what the stage did.
   /// - Throws: ``RunRecipe/Failure`` when the runner has no App Store, `SQLiteError`,
   ///   authentication failures, `CancellationError`.
-  public func refresh(runStartedAt: Timestamp? = nil) async throws -> RefreshSummary {
+  public func refresh(runStartedAt: Timestamp? = nil, accountsOutsideStore: [String] = [])
+    async throws -> RefreshSummary
+  {
     guard let appStore else {
       throw RunRecipe.Failure(description: "the refresh needs an App Store to talk to")
     }
     let store = try openStore()
     try claimProvenance(store, appStore)
+    var refreshOptions = options.refresh
+    // Customers outside the store are followed through the team's tokens, when it gives them.
+    refreshOptions.tokenMapping = try options.tokens.map {
+      try $0.load(accounts: try store.accountIds() + accountsOutsideStore).mapping
+    }
     return try await RefreshStage(
-      store: store, client: appStore.client, options: options.refresh, now: now,
+      store: store, client: appStore.client, options: refreshOptions, now: now,
       appStoreNow: appStoreNow, freshSince: runStartedAt, observer: observer
     ).run()
   }
@@ -151,11 +169,12 @@ public struct MigrationRunner: Sendable {
   ///   - refresh: the refresh summary of this run, if it refreshed.
   ///   - startedAt: when the run started; now when `nil`.
   ///   - earlierStages: the durations of the stages this run ran before.
+  ///   - tableAccountsAdopted: accounts of the team table this run backfilled from its ids.
   /// - Returns: the recorded run.
   /// - Throws: `SQLiteError`, an unreadable catalogue or team table, an unknown `since` run.
   public func compare(
     ingest: IngestSummary? = nil, refresh: RefreshSummary? = nil, startedAt: Timestamp? = nil,
-    earlierStages: [StageDuration] = []
+    earlierStages: [StageDuration] = [], tableAccountsAdopted: Int = 0
   ) throws -> RecordedRun {
     let started = startedAt ?? now()
     let runId = options.runId ?? Self.runId(startedAt: started)
@@ -173,6 +192,8 @@ public struct MigrationRunner: Sendable {
       catalogFile: options.catalogPath.map(Self.fileName),
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
+    recipe.maxDataAgeMilliseconds = options.refresh.maxDataAgeMilliseconds
+    recipe.watermarks = try store.watermarks()
     switch options.tokens {
     case .file(let path)?: recipe.tokensFile = Self.fileName(path)
     case .derived(let namespace)?: recipe.tokensNamespace = namespace
@@ -227,6 +248,15 @@ public struct MigrationRunner: Sendable {
     try store.claimUnreportedInvalidNotifications(for: runId)
     let lost = try Self.lostNotifications(reportedBy: runId, store: store)
     let pending = try store.pendingNotifications().map(Self.notification)
+    let tableOnly =
+      options.currentEntitlementsPath == nil ? [] : try store.tableOnlyAccounts(runId: runId)
+    let unclaimed = try store.unclaimedCustomers().filter { $0.claimedAccountId == nil }.map {
+      UnclaimedCustomer(
+        environment: $0.environment, customerKey: $0.customerKey,
+        originalTransactionId: $0.originalTransactionId, appAccountToken: $0.appAccountToken,
+        notifications: $0.notifications, lastType: $0.lastType,
+        lastSigned: $0.lastSignedMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+    }
     let durations =
       earlierStages + [
         StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
@@ -249,6 +279,11 @@ public struct MigrationRunner: Sendable {
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
     summary.pendingNotifications = pending.count
+    summary.tableAccountsAdopted = tableAccountsAdopted
+    summary.tableOnlyAccounts = tableOnly.count
+    summary.unclaimedCustomers = unclaimed.count
+    summary.responsesSetAside = statistics.responsesSetAside
+    summary.accountsWithResponsesSetAside = statistics.accountsWithResponsesSetAside
     summary.tokenMapping = recipe.tokenMapping
     summary.rateShare = appStore?.client.configuration.rateLimits.share
     summary.dataAge = try Self.dataAge(store: store, asOf: asOf, options: options.refresh)
@@ -274,6 +309,8 @@ public struct MigrationRunner: Sendable {
         ).run()
       })
     recorded.pendingNotifications = pending
+    recorded.tableOnlyAccounts = tableOnly.map(\.accountId)
+    recorded.unclaimedCustomers = unclaimed
     return recorded
   }
 
@@ -294,9 +331,7 @@ public struct MigrationRunner: Sendable {
     return try ReportWriter.writeRun(
       summary: run.summary,
       source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
-      context: RunContext(
-        changes: run.changes, lostNotifications: run.lostNotifications,
-        pendingNotifications: run.pendingNotifications),
+      context: run.context,
       reportsDirectory: options.reportsDirectory, options: reportOptions)
   }
 
@@ -308,7 +343,7 @@ public struct MigrationRunner: Sendable {
       now: now().millisecondsSince1970)
   }
 
-  private func openStore() throws -> MigrationStore {
+  func openStore() throws -> MigrationStore {
     try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
   }
 

@@ -18,6 +18,20 @@ public struct RecordedRun: Sendable {
   public var lostNotifications: [LostNotification]
   /// The failed deliveries Apple may still retry when the run ended.
   public var pendingNotifications: [LostNotification] = []
+  /// The accounts only in the team table, not compared.
+  public var tableOnlyAccounts: [String] = []
+  /// The App Store customers no account claims.
+  public var unclaimedCustomers: [UnclaimedCustomer] = []
+
+  /// What the run's report shows besides its comparisons.
+  public var context: RunContext {
+    var context = RunContext(
+      changes: changes, lostNotifications: lostNotifications,
+      pendingNotifications: pendingNotifications)
+    context.tableOnlyAccounts = tableOnlyAccounts
+    context.unclaimedCustomers = unclaimedCustomers
+    return context
+  }
   /// Rows of the token mapping file that could not be used (file, line and reason).
   public var quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow]
   private let load: @Sendable () throws -> [AccountComparison]

@@ -8,6 +8,13 @@ extension RunSummaryCodec {
   /// Writes the audit's facts of a summary into the object being written.
   static func writeAudit(_ summary: RunSummary, into writer: inout JSONWriter) {
     writer.field("pending_notifications", summary.pendingNotifications)
+    writer.field("table_accounts_adopted", summary.tableAccountsAdopted)
+    writer.field("table_only_accounts", summary.tableOnlyAccounts)
+    writer.field("unclaimed_customers", summary.unclaimedCustomers)
+    if summary.responsesSetAside > 0 {
+      writer.field("responses_set_aside", summary.responsesSetAside)
+      writer.field("accounts_with_responses_set_aside", summary.accountsWithResponsesSetAside)
+    }
     if let age = summary.dataAge {
       writer.key("data_age")
       writer.beginObject()
@@ -50,6 +57,12 @@ extension RunSummaryCodec {
   /// Reads what ``writeAudit(_:into:)-(RunSummary,_)`` wrote.
   static func readAudit(into summary: inout RunSummary, from value: JSONValue) {
     summary.pendingNotifications = Int(value["pending_notifications"]?.int64Value ?? 0)
+    summary.tableAccountsAdopted = Int(value["table_accounts_adopted"]?.int64Value ?? 0)
+    summary.tableOnlyAccounts = Int(value["table_only_accounts"]?.int64Value ?? 0)
+    summary.unclaimedCustomers = Int(value["unclaimed_customers"]?.int64Value ?? 0)
+    summary.responsesSetAside = Int(value["responses_set_aside"]?.int64Value ?? 0)
+    summary.accountsWithResponsesSetAside = Int(
+      value["accounts_with_responses_set_aside"]?.int64Value ?? 0)
     if let age = value["data_age"], case .object = age {
       summary.dataAge = DataAgeFacts(
         customers: Int(age["customers"]?.int64Value ?? 0),

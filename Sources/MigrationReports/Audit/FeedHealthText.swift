@@ -16,4 +16,17 @@ enum FeedHealthText {
   static func dataAge(_ summary: RunSummary) -> String? {
     summary.dataAge.map { "App Store data age: " + $0.sentence(asOf: summary.asOf) }
   }
+
+  /// "Legacy responses captured after the comparison instant: 12 set aside (9 accounts)", or
+  /// `nil` when none was.
+  ///
+  /// - Parameter summary: the run's facts.
+  /// - Returns: the line, without a final period.
+  static func setAside(_ summary: RunSummary) -> String? {
+    guard summary.responsesSetAside > 0 else { return nil }
+    return "Legacy responses captured after \(summary.asOf.iso8601): "
+      + "\(ReportFormatting.count(summary.responsesSetAside)) set aside on "
+      + "\(ReportFormatting.accounts(summary.accountsWithResponsesSetAside)) (the old side reads "
+      + "only what the team held then)"
+  }
 }

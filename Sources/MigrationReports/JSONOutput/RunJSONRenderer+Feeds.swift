@@ -34,6 +34,20 @@ extension RunJSONRenderer {
 
   /// `data_age`: how old the App Store data compared is at `as_of` (`null` when not recorded).
   func writeDataAge(to writer: inout JSONWriter) {
+    let summary = content.summary
+    writer.key("coverage")
+    writer.beginObject()
+    writer.field("table_accounts_backfilled", summary.tableAccountsAdopted)
+    writer.field("table_only_accounts", summary.tableOnlyAccounts)
+    writer.field("unclaimed_customers", summary.unclaimedCustomers)
+    writer.endObject()
+    if content.summary.responsesSetAside > 0 {
+      writer.key("legacy_responses_set_aside")
+      writer.beginObject()
+      writer.field("responses", content.summary.responsesSetAside)
+      writer.field("accounts", content.summary.accountsWithResponsesSetAside)
+      writer.endObject()
+    }
     guard let age = content.summary.dataAge else { return }
     writer.key("data_age")
     writer.beginObject()

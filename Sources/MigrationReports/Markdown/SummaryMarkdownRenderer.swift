@@ -192,9 +192,30 @@ struct SummaryMarkdownRenderer {
       }
       lines.append("")
     }
-    let feeds = FeedHealthText.lines(summary) + [FeedHealthText.dataAge(summary)].compactMap { $0 }
+    let feeds =
+      FeedHealthText.lines(summary)
+      + [FeedHealthText.dataAge(summary), FeedHealthText.setAside(summary)].compactMap { $0 }
+      + CoverageText.lines(summary)
     if !feeds.isEmpty {
       lines += feeds.map { "- " + md($0) }
+      lines.append("")
+    }
+    let outside = content.context.tableOnlyAccounts.prefix(ChangeText.listedInSummaries)
+    if !outside.isEmpty {
+      lines.append(
+        "Only in your table: " + outside.map { "`\(code($0))`" }.joined(separator: ", ")
+          + (content.context.tableOnlyAccounts.count > outside.count ? ", …" : "") + ".")
+      lines.append("")
+    }
+    let unclaimed = content.context.unclaimedCustomers.prefix(ChangeText.listedInSummaries)
+    if !unclaimed.isEmpty {
+      lines.append("| Unclaimed customer | Environment | appAccountToken | Notifications |")
+      lines.append("|---|---|---|---:|")
+      for customer in unclaimed {
+        lines.append(
+          "| `\(code(customer.customerKey))` | \(md(customer.environment)) | "
+            + "`\(code(customer.appAccountToken ?? ""))` | \(customer.notifications) |")
+      }
       lines.append("")
     }
     if !content.context.lostNotifications.isEmpty {

@@ -92,7 +92,7 @@ extension Pseudonymizer {
   /// - Parameter context: the context as computed.
   /// - Returns: the context as a redacted report shows it.
   func redacting(_ context: RunContext) -> RunContext {
-    RunContext(
+    var redacted = RunContext(
       changes: context.changes.map { change in
         var change = change
         change.accountId = pseudonym(forAccount: change.accountId)
@@ -100,6 +100,14 @@ extension Pseudonymizer {
       }.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) },
       lostNotifications: context.lostNotifications.map(redacting),
       pendingNotifications: context.pendingNotifications.map(redacting))
+    redacted.tableOnlyAccounts = context.tableOnlyAccounts.map { pseudonym(forAccount: $0) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    redacted.unclaimedCustomers = context.unclaimedCustomers.map { customer in
+      var customer = customer
+      customer.customerKey = pseudonym(forCustomer: customer.customerKey)
+      return customer
+    }
+    return redacted
   }
 
   private func redacting(_ notification: LostNotification) -> LostNotification {

@@ -47,6 +47,17 @@ public struct RunSummary: Hashable, Sendable {
   public var rateShare: Double?
   /// How old the App Store data it compared is, at ``asOf``; `nil` when not recorded.
   public var dataAge: DataAgeFacts?
+  /// Stored responses captured after ``asOf``, which the old side set aside.
+  public var responsesSetAside = 0
+  /// Accounts with at least one such response.
+  public var accountsWithResponsesSetAside = 0
+  /// Accounts of the team table the legacy data did not hold, backfilled from the customer ids
+  /// the table gave.
+  public var tableAccountsAdopted = 0
+  /// Accounts of the team table the store does not hold and the run could not compare.
+  public var tableOnlyAccounts = 0
+  /// App Store customers notifications named that no account holds.
+  public var unclaimedCustomers = 0
 
   /// Creates a run summary.
   ///

@@ -201,6 +201,8 @@ public enum RunSummaryTerminalRenderer {
     }
     lines += FeedHealthText.lines(summary).map(t)
     if let age = FeedHealthText.dataAge(summary) { lines.append(t(age)) }
+    if let setAside = FeedHealthText.setAside(summary) { lines.append(t(setAside)) }
+    lines += CoverageText.lines(summary).map(t)
     if summary.lostNotifications > 0 {
       lines.append(
         "Lost notifications: \(ReportFormatting.count(summary.lostNotifications)) never reached "

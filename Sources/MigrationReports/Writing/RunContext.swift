@@ -8,6 +8,10 @@ public struct RunContext: Hashable, Sendable {
   /// The failed deliveries Apple may still retry when the run ended, in time order (listed
   /// apart from the lost ones; a report regenerated later lists none, only their count).
   public var pendingNotifications: [LostNotification]
+  /// The accounts only in the team table, not compared, by id.
+  public var tableOnlyAccounts: [String] = []
+  /// The App Store customers no account claims.
+  public var unclaimedCustomers: [UnclaimedCustomer] = []
 
   /// Creates a context.
   public init(

@@ -69,6 +69,19 @@ extension MigrationStore {
       health.checkFailedDetail, now)
   }
 
+  /// Per environment, the instant its App Store data is current through (the refresh's
+  /// watermark).
+  ///
+  /// - Returns: Unix ms by environment.
+  /// - Throws: `SQLiteError`.
+  public func watermarks() throws -> [String: Int64] {
+    var watermarks: [String: Int64] = [:]
+    try database.forEachRow("SELECT environment, watermark_ms FROM notification_feeds") {
+      watermarks[try $0.string(at: 0)] = try $0.int64(at: 1)
+    }
+    return watermarks
+  }
+
   /// Records that a notification named a customer: the renewal check counts a customer named
   /// after its data was fetched as notified.
   ///

@@ -1,0 +1,162 @@
+import AppStoreServerAPI
+import AppStoreSimulator
+import Chronology
+import Foundation
+import MigrationPipeline
+import MigrationStore
+import TestDirectories
+import Testing
+
+/// Every customer, not only the migrated ones: customers who first buy after the cut-over are
+/// followed into their accounts through the team's `appAccountToken`s, or listed as unclaimed;
+/// team-table rows for accounts the legacy data does not hold are backfilled from their ids or
+/// reported. Night by night through the loopback simulator, against the oracle (this team's
+/// code, written apart from the tool), which models the same following.
+@Suite("End to end: customers outside the legacy data")
+struct OutsideCustomerTests {
+  /// The team's namespace for `appAccountToken`s: the app sets a UUID version 5 of the account
+  /// id on every purchase after the cut-over.
+  static let namespace = "6ba7b811-9dad-11d1-80b4-00c04fd430c8"
+
+  static func world() throws -> String {
+    try EndToEnd.timelineWorld(
+      seed: 31, accounts: 220, days: 4, rateScale: 4, tokenNamespace: namespace)
+  }
+
+  /// A night's expectations, the oracle following tokens or not, and the table then.
+  static func night(_ number: Int, world: String, scratch: URL, followsTokens: Bool) throws
+    -> NightlyAuditTests.Night
+  {
+    let setup = try SimulatorSetup.prepare(worldDirectory: world)
+    let clock = try EndToEnd.night(number, of: world)
+    let files = GeneratedArchive(world: setup.world).expectations(
+      at: clock, followsTokens: followsTokens)
+    let tablePath = scratch.appendingPathComponent("table-\(number).csv").path
+    try Data(files.table.utf8).write(to: URL(fileURLWithPath: tablePath))
+    var expected: [String: (String, String)] = [:]
+    for line in files.expected.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      expected[fields[0]] = (fields[1], fields[2])
+    }
+    return NightlyAuditTests.Night(clock: clock, expected: expected, tablePath: tablePath)
+  }
+
+  /// The world's customers who first bought after the clock, by `instant`, that the migration
+  /// did not reach (`migrated`): what a token follows, or the run lists as unclaimed.
+  static func firstBuyers(world: String, by instant: Timestamp, migrated stored: Set<String>)
+    throws -> Set<String>
+  {
+    let setup = try SimulatorSetup.prepare(worldDirectory: world)
+    return Set(
+      setup.world.customers.filter { customer in
+        !customer.isForgotten && !stored.contains(customer.appTransactionId)
+          && customer.transactions.contains {
+            $0.appAccountToken != nil && $0.purchaseDate <= instant
+          }
+      }.map(\.appTransactionId))
+  }
+
+  @Test(
+    "first buyers after the cut-over: followed through the team's tokens into their accounts, or listed as unclaimed; every night exact"
+  )
+  func firstBuyersAfterCutover() async throws {
+    let world = try Self.world()
+    for followsTokens in [true, false] {
+      let scratch = try EndToEnd.scratch()
+      defer { TemporaryDirectory.remove(scratch) }
+      let storePath = scratch.appendingPathComponent("store.sqlite").path
+      var followed = 0
+      var migrated: Set<String> = []
+      for number in 0...3 {
+        let night = try Self.night(
+          number, world: world, scratch: scratch, followsTokens: followsTokens)
+        let appStore = try EndToEnd.AppStore(world: world, clock: night.clock)
+        defer { appStore.stop() }
+        var options = try NightlyAuditTests.options(
+          world: world, scratch: scratch, night: night, runId: "night-\(number)")
+        if followsTokens {
+          options.tokens = try AccountTokenSource.deriving(namespace: Self.namespace)
+        }
+        let outcome = try await EndToEnd.runner(
+          scratch: scratch, appStore: appStore, options: options
+        ).run()
+        let problems = NightlyAuditTests.mismatches(
+          try outcome.run.comparisons(), night.expected)
+        #expect(problems.isEmpty, "night \(number), tokens \(followsTokens): \(problems.prefix(6))")
+        followed += outcome.refresh.followedCustomers
+        if number == 0 {
+          migrated = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+          continue
+        }
+        let unclaimed = Set(outcome.run.unclaimedCustomers.map(\.customerKey))
+        let buyers = try Self.firstBuyers(world: world, by: night.clock, migrated: migrated)
+        let stored = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+        #expect(outcome.run.summary.unclaimedCustomers == unclaimed.count)
+        if followsTokens {
+          // Every first buyer was followed into its account, and is claimed.
+          #expect(buyers.isSubset(of: stored), "night \(number): \(buyers.subtracting(stored))")
+          #expect(unclaimed.isDisjoint(with: buyers))
+        } else {
+          // Every first buyer the migration did not reach is listed as unclaimed.
+          #expect(buyers.isSubset(of: unclaimed), "night \(number)")
+          #expect(stored.isDisjoint(with: buyers))
+        }
+      }
+      let buyers = try Self.firstBuyers(
+        world: world, by: try EndToEnd.night(3, of: world), migrated: migrated)
+      #expect(!buyers.isEmpty, "some customers should first buy after the cut-over")
+      if followsTokens { #expect(followed == buyers.count) }
+    }
+  }
+
+  @Test(
+    "a team-table row for an account the legacy data does not hold is backfilled from its id, and one without an id is reported"
+  )
+  func tableAccounts() async throws {
+    let world = try EndToEnd.world(seed: 23, accounts: 150)
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let setup = try SimulatorSetup.prepare(worldDirectory: world)
+    // A production customer the legacy data never reached: its account holds only an error
+    // response.
+    let reached = Set(
+      setup.world.accounts.flatMap { account in
+        account.snapshots.filter { $0.style != .errorStatus }.map(\.customer)
+      })
+    let customer = try #require(
+      setup.world.customers.first { customer in
+        !reached.contains(customer.index) && customer.environment == .production
+          && !customer.isForgotten
+          && customer.transactions.contains { $0.ownership == .purchased }
+      })
+    let purchase = try #require(customer.transactions.first { $0.ownership == .purchased })
+    let original = try String(
+      contentsOfFile: "\(world)/current-entitlements.csv", encoding: .utf8)
+    var lines = original.split(separator: "\n").map(String.init)
+    lines[0] += ",original_transaction_id"
+    for index in lines.indices.dropFirst() { lines[index] += "," }
+    lines.append("post-cutover-1,\(purchase.productId),active,,\(purchase.originalTransactionId)")
+    lines.append("post-cutover-2,\(purchase.productId),active,,")
+    let table = scratch.appendingPathComponent("table.csv").path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: table))
+
+    let appStore = try EndToEnd.AppStore(world: world)
+    defer { appStore.stop() }
+    var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
+    options.currentEntitlementsPath = table
+    let outcome = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
+      .run()
+    #expect(outcome.run.summary.tableAccountsAdopted == 1)
+    #expect(outcome.run.tableOnlyAccounts == ["post-cutover-2"])
+    #expect(outcome.run.summary.tableOnlyAccounts == 1)
+    let adopted = try #require(
+      try outcome.run.comparisons().first { $0.accountId == "post-cutover-1" })
+    #expect(adopted.category == .idsOnly, "\(adopted.category): \(adopted.explanation)")
+    #expect(adopted.evidence.customers.map(\.key) == [customer.appTransactionId])
+    #expect(adopted.evidence.seedIds.map(\.source) == ["team_table"])
+    // Every other account as the world's expectations say.
+    let others = try outcome.run.comparisons().filter { !$0.accountId.hasPrefix("post-cutover") }
+    let problems = try EndToEnd.mismatches(others, world: world)
+    #expect(problems.isEmpty, "\(problems.prefix(6))")
+  }
+}
