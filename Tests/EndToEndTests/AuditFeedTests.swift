@@ -33,7 +33,9 @@ struct AuditFeedTests {
   /// Runs one night against a simulator configured by `configure`.
   static func night(
     _ number: Int, world: String, scratch: URL, maxDataAge: Int64? = nil,
-    maxRequests: Int? = nil, configure: @escaping (inout SimulatorConfiguration) -> Void = { _ in }
+    maxRequests: Int? = nil,
+    configure: @escaping (inout SimulatorConfiguration) -> Void = { _ in },
+    adjust: (inout MigrationRunOptions) -> Void = { _ in }
   ) async throws -> (
     night: NightlyAuditTests.Night, outcome: MigrationOutcome, log: [SimulatorRequestLogEntry]
   ) {
@@ -44,6 +46,7 @@ struct AuditFeedTests {
       world: world, scratch: scratch, night: night, runId: "night-\(number)",
       maxRequests: maxRequests)
     if let maxDataAge { options.refresh.maxDataAgeMilliseconds = maxDataAge }
+    adjust(&options)
     let outcome = try await EndToEnd.runner(
       scratch: scratch, appStore: appStore, options: options
     ).run()
@@ -237,6 +240,86 @@ struct AuditFeedTests {
       guard let feed = try store.notificationFeed(environment: environment) else { continue }
       #expect(feed.window == nil)
       #expect(feed.pagedThroughMilliseconds == night.clock.millisecondsSince1970)
+    }
+  }
+
+  /// The proof fails on two nights: the first sweeps no one (the feed vouched for the data a
+  /// day before), the second, more than `--max-data-age` after the last vouched night, sweeps.
+  /// Judged by the oracle at each night.
+  @Test(
+    "a passing failure of the feed's proof sweeps no one while the last vouched night is younger than --max-data-age, every account exact; then the sweep begins"
+  )
+  func passingProofFailure() async throws {
+    let world = try EndToEnd.timelineWorld(seed: 31, accounts: 220, days: 9, rateScale: 4)
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    _ = try await Self.night(0, world: world, scratch: scratch)
+    // Night 4: the proof of night 0 still holds; the feed vouches through night 4.
+    let (_, healthy, _) = try await Self.night(4, world: world, scratch: scratch)
+    #expect(healthy.refresh.feeds.allSatisfy { $0.state == .healthy }, "\(healthy.refresh.feeds)")
+    // Nights 5 and 8: a proof is due (twelve hours), and the test notification request fails.
+    let failing = try FaultPlan.parse(faults: "test-notification:5000000=1", latency: nil)
+    let halfDayProofs: (inout MigrationRunOptions) -> Void = {
+      $0.refresh.feedProofIntervalMilliseconds = Self.halfDay
+    }
+    let (night5, passing, _) = try await Self.night(
+      5, world: world, scratch: scratch, configure: { $0.faults = failing },
+      adjust: halfDayProofs)
+    for feed in passing.refresh.feeds {
+      #expect(feed.state == .unproven && feed.needsAttention, "\(feed)")
+      #expect(feed.sweep != nil && feed.swept == 0, "\(feed)")
+    }
+    #expect(passing.exitStatus == 4)
+    // Every notification was read: the accounts are exact, none stale, none too old.
+    let problems = NightlyAuditTests.mismatches(try passing.run.comparisons(), night5.expected)
+    #expect(problems.isEmpty, "\(problems.prefix(6))")
+    #expect(passing.run.summary.dataAge?.olderThanBound == 0)
+
+    // Night 8: the feed last vouched through night 4, more than three days ago: the sweep asks
+    // again every customer not asked since, and the night is exact again.
+    let (night8, swept, _) = try await Self.night(
+      8, world: world, scratch: scratch, configure: { $0.faults = failing },
+      adjust: halfDayProofs)
+    #expect(swept.refresh.feeds.contains { $0.swept > 0 }, "\(swept.refresh.feeds)")
+    #expect(swept.exitStatus == 4)
+    let counts = try Self.exactOrStale(swept, night8)
+    #expect(counts.stale == 0)
+  }
+
+  /// Customers whose refresh fails night after night must not hold the watermark back for
+  /// everyone else. Judged by the store's due queue (which accounts are stale) and the oracle
+  /// (every other account).
+  @Test(
+    "customers whose refresh keeps failing are stale, and they alone: the feed still vouches for every other customer"
+  )
+  func failingCustomersDoNotAgeTheRest() async throws {
+    let world = try Self.world()
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let storePath = scratch.appendingPathComponent("store.sqlite").path
+    _ = try await Self.night(0, world: world, scratch: scratch)
+    // Nights 1 and 4: the App Store refuses every revision, so each due customer whose history
+    // needs a second page fails, night after night.
+    let plan = try FaultPlan.parse(faults: "history:refused-revision=1", latency: nil)
+    for number in [1, 4] {
+      let (night, outcome, _) = try await Self.night(number, world: world, scratch: scratch) {
+        $0.faults = plan
+        $0.pageSize = 1
+      }
+      #expect(outcome.refresh.failed > 0, "night \(number)")
+      let database = try SQLiteDatabase(location: .path(storePath), mode: .readOnly)
+      var stillDue: Set<String> = []
+      try database.forEachRow(
+        "SELECT a.account_id FROM refresh_queue q JOIN account_customers a ON a.customer_id = q.customer_id"
+      ) { stillDue.insert(try $0.string(at: 0)) }
+      try database.close()
+      let comparisons = try outcome.run.comparisons()
+      let stale = Set(comparisons.filter { $0.category == .staleAppStoreData }.map(\.accountId))
+      #expect(
+        stale == stillDue, "night \(number): \(stale.symmetricDifference(stillDue).prefix(4))")
+      let problems = NightlyAuditTests.mismatches(
+        comparisons.filter { !stale.contains($0.accountId) }, night.expected)
+      #expect(problems.isEmpty, "night \(number): \(problems.prefix(6))")
     }
   }
 }

@@ -100,10 +100,13 @@ public actor RefreshStage {
       if !reasons.isEmpty {
         feed.sweep = reasons.joined(separator: "; ")
         feed.swept = try sweep(environment, because: feed.sweep ?? "", clock: clock)
+        let vouched = try store.notificationFeed(environment: environment)?.watermarkMilliseconds
         summary.warnings.append(
           "\(environment): the change feed cannot vouch for every customer tonight ("
             + (feed.sweep ?? "") + "): \(feed.swept) customer(s) whose App Store data is older "
-            + "than --max-data-age were made due, oldest first")
+            + "than --max-data-age were made due, oldest first"
+            + (vouched.map { "; the feed last vouched for the data through \(Self.day($0))" }
+              ?? ""))
       }
       summary.feeds.append(feed)
     }
@@ -233,10 +236,13 @@ public actor RefreshStage {
 
   // MARK: - Watermarks
 
-  /// Moves each fully read environment's watermark up to where its notifications were read,
-  /// once nothing of it is left due — only when its feed vouches for the time since: a feed
-  /// that is not healthy (and not accepted) proves nothing, so "current through" stays where
-  /// it was last proven.
+  /// Moves each fully read environment's watermark up to where its notifications were read —
+  /// only when its feed vouches for the time since: a feed that is not healthy (and not
+  /// accepted) proves nothing, so "current through" stays where it was last proven. Customers
+  /// still due do not hold it back: every customer a notification named up to there is on the
+  /// due queue, and the comparison reads a due customer as `stale_app_store_data` whatever the
+  /// watermark says; one customer whose refresh keeps failing must not age every other
+  /// customer's data past `--max-data-age`.
   private func advanceWatermarks() throws {
     for (environment, _, _) in try store.customerEnvironments() {
       guard var feed = try store.notificationFeed(environment: environment) else { continue }
@@ -244,9 +250,7 @@ public actor RefreshStage {
         summary.feeds.first { $0.environment == environment }.map {
           !$0.needsAttention && $0.sweep == nil
         } ?? false
-      if vouches, feed.window == nil, try store.dueCount(environment: environment) == 0,
-        feed.watermarkMilliseconds < feed.pagedThroughMilliseconds
-      {
+      if vouches, feed.window == nil, feed.watermarkMilliseconds < feed.pagedThroughMilliseconds {
         feed.watermarkMilliseconds = feed.pagedThroughMilliseconds
         try store.saveNotificationFeed(feed, now: now().millisecondsSince1970)
       }

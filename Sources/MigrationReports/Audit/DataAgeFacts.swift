@@ -1,15 +1,17 @@
 import Chronology
 
 /// How old the App Store data a run compared is, at its comparison instant: per customer, the
-/// instant its statuses were fetched is what its data is true as of.
+/// instant its data holds through — its fetch, or its environment's watermark when the change
+/// feed vouched for it later — which is what the comparison reads it by.
 public struct DataAgeFacts: Hashable, Sendable {
   /// Customers with complete App Store data.
   public var customers: Int
-  /// The oldest fetch instant (`nil` when none is recorded).
+  /// The oldest instant a customer's data holds through (`nil` when none is recorded).
   public var oldest: Timestamp?
-  /// The median fetch instant.
+  /// The median instant.
   public var median: Timestamp?
-  /// The bound: data fetched before `asOf − maxDataAge` is older than it.
+  /// The bound: data that holds only through an instant before `asOf − maxDataAge` is older
+  /// than it.
   public var maxDataAgeMilliseconds: Int64
   /// Customers whose data is older than the bound (or of an unrecorded instant).
   public var olderThanBound: Int

@@ -52,8 +52,8 @@ extension RunJSONRenderer {
     writer.key("data_age")
     writer.beginObject()
     writer.field("customers", age.customers)
-    writer.field("oldest_fetch", age.oldest?.iso8601)
-    writer.field("median_fetch", age.median?.iso8601)
+    writer.field("oldest_holds_through", age.oldest?.iso8601)
+    writer.field("median_holds_through", age.median?.iso8601)
     writer.field(
       "oldest_ms", age.oldest.map { content.summary.asOf.milliseconds(since: $0) })
     writer.field(

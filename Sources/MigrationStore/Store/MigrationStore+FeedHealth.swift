@@ -149,53 +149,47 @@ extension MigrationStore {
     return rows
   }
 
-  /// How old the App Store data of the complete customers is at `instant`: how many, the
-  /// oldest and the median fetch instant, and how many were fetched before `bound` (or at an
-  /// unrecorded instant).
+  /// How old the App Store data of the complete customers is: how many, the oldest and the
+  /// median instant their data holds through, and how many hold through an instant before
+  /// `bound` (or an unrecorded one). A customer's data holds through its fetch, or through its
+  /// environment's watermark when that is later (the change feed was read to there, vouched for
+  /// it, and named no change it has not been asked about) — what the comparison reads it by.
   ///
   /// - Parameters:
   ///   - environment: one environment, or `nil` for all.
-  ///   - bound: the fetch instant (Unix ms) before which data counts as older than the bound.
+  ///   - bound: the instant (Unix ms) before which data counts as older than the bound.
   /// - Returns: the figures; `nil` instants when no customer has a recorded one.
   /// - Throws: `SQLiteError`.
   public func dataAges(environment: String? = nil, olderThan bound: Int64) throws -> (
     customers: Int, oldest: Int64?, median: Int64?, older: Int, unrecorded: Int
   ) {
-    let scope =
-      "history_complete = 1 AND statuses_complete = 1"
-      + (environment == nil ? "" : " AND environment = ?")
-    func counts() throws -> (Int, Int64?, Int, Int) {
-      let sql = """
-        SELECT count(*), min(statuses_fetched_ms),
-          coalesce(sum(statuses_fetched_ms IS NULL OR statuses_fetched_ms < ?), 0),
-          coalesce(sum(statuses_fetched_ms IS NULL), 0)
-        FROM customers WHERE \(scope)
-        """
-      let decode = { (row: SQLiteRow) in
-        (try row.int(at: 0), try row.optionalInt64(at: 1), try row.int(at: 2), try row.int(at: 3))
-      }
-      if let environment {
-        return try database.firstRow(sql, binding: bound, environment, decode: decode)
-          ?? (0, nil, 0, 0)
-      }
-      return try database.firstRow(sql, binding: bound, decode: decode) ?? (0, nil, 0, 0)
+    let held = """
+      SELECT CASE WHEN f.watermark_ms > c.statuses_fetched_ms THEN f.watermark_ms
+        ELSE c.statuses_fetched_ms END AS through
+      FROM customers c LEFT JOIN notification_feeds f ON f.environment = c.environment
+      WHERE c.history_complete = 1 AND c.statuses_complete = 1
+      """ + (environment == nil ? "" : " AND c.environment = ?")
+    let countsSQL = """
+      SELECT count(*), min(through), coalesce(sum(through IS NULL OR through < ?), 0),
+        coalesce(sum(through IS NULL), 0)
+      FROM (\(held))
+      """
+    let decode = { (row: SQLiteRow) in
+      (try row.int(at: 0), try row.optionalInt64(at: 1), try row.int(at: 2), try row.int(at: 3))
     }
-    let (customers, oldest, older, unrecorded) = try counts()
+    let counts =
+      try environment.map { try database.firstRow(countsSQL, binding: bound, $0, decode: decode) }
+      ?? database.firstRow(countsSQL, binding: bound, decode: decode)
+    let (customers, oldest, older, unrecorded) = counts ?? (0, nil, 0, 0)
     let recorded = customers - unrecorded
     guard recorded > 0 else { return (customers, nil, nil, older, unrecorded) }
-    let sql = """
-      SELECT statuses_fetched_ms FROM customers
-      WHERE \(scope) AND statuses_fetched_ms IS NOT NULL
-      ORDER BY statuses_fetched_ms LIMIT 1 OFFSET ?
-      """
-    let median: Int64?
-    if let environment {
-      median = try database.firstRow(sql, binding: environment, recorded / 2) {
-        try $0.int64(at: 0)
-      }
-    } else {
-      median = try database.firstRow(sql, binding: recorded / 2) { try $0.int64(at: 0) }
-    }
+    let medianSQL =
+      "SELECT through FROM (\(held)) WHERE through IS NOT NULL ORDER BY through LIMIT 1 OFFSET ?"
+    let offset = Int64(recorded / 2)
+    let median =
+      try environment.map {
+        try database.firstRow(medianSQL, binding: $0, offset) { try $0.int64(at: 0) }
+      } ?? database.firstRow(medianSQL, binding: offset) { try $0.int64(at: 0) }
     return (customers, oldest, median, older, unrecorded)
   }
 

@@ -272,18 +272,6 @@ extension MigrationStore {
     return rows
   }
 
-  /// How many customers are due in an environment.
-  ///
-  /// - Parameter environment: `Production` or `Sandbox`.
-  /// - Returns: the count.
-  /// - Throws: `SQLiteError`.
-  public func dueCount(environment: String) throws -> Int {
-    try database.firstRow(
-      """
-      SELECT count(*) FROM refresh_queue q JOIN customers c ON c.id = q.customer_id WHERE c.environment = ?
-      """, binding: environment, decode: { try $0.int(at: 0) }) ?? 0
-  }
-
   /// Why each due customer is due, for the comparison: such a customer's stored data is known to
   /// be out of date.
   ///
