@@ -110,7 +110,8 @@ public enum AuditBenchmark {
     /// incremental history pages and one status call, as its bookkeeping counted them.
     public var floor: Int {
       audit.refresh.notificationPages + audit.refresh.failurePages + audit.refresh.feedRequests
-        + audit.refresh.historyPages + audit.refresh.statusCalls
+        + audit.refresh.transactionLookups + audit.refresh.historyPages
+        + audit.refresh.statusCalls
     }
 
     /// The audit night's answers that were not a success (429s under the loopback limit, or a
@@ -160,6 +161,8 @@ public enum AuditBenchmark {
         "  floor: \(count(audit.refresh.notificationPages)) notification pages + "
           + "\(count(audit.refresh.failurePages)) pending-delivery pages + "
           + "\(count(audit.refresh.feedRequests)) feed-proof requests + "
+          + (audit.refresh.transactionLookups > 0
+            ? "\(count(audit.refresh.transactionLookups)) transaction look-ups + " : "")
           + "\(count(audit.refresh.historyPages)) history pages + "
           + "\(count(audit.refresh.statusCalls)) status calls = \(count(floor)); "
           + (unsuccessfulAnswers > 0

@@ -160,7 +160,7 @@ struct NightlyAuditTests {
       #expect(
         log.count
           == refresh.notificationPages + refresh.failurePages + refresh.feedRequests
-          + refresh.historyPages + refresh.statusCalls,
+          + refresh.transactionLookups + refresh.historyPages + refresh.statusCalls,
         "night \(number): the simulator answered \(log.count) requests")
       // The feed was proven on night 0; within the week nothing is asked again.
       #expect(refresh.feedRequests == 0)

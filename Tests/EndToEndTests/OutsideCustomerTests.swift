@@ -1,6 +1,7 @@
 import AppStoreServerAPI
 import AppStoreSimulator
 import Chronology
+import CryptoSupport
 import Foundation
 import MigrationPipeline
 import MigrationStore
@@ -158,5 +159,124 @@ struct OutsideCustomerTests {
     let others = try outcome.run.comparisons().filter { !$0.accountId.hasPrefix("post-cutover") }
     let problems = try EndToEnd.mismatches(others, world: world)
     #expect(problems.isEmpty, "\(problems.prefix(6))")
+  }
+
+  /// The team's mapping file for a world: every account with the token its app sets (UUID
+  /// version 5 of the account id in ``namespace``).
+  static func mappingFile(world: String, scratch: URL) throws -> String {
+    let setup = try SimulatorSetup.prepare(worldDirectory: world)
+    let namespace = try #require(NameBasedUUID.bytes(of: Self.namespace))
+    var lines = ["account_id,app_account_token"]
+    for account in setup.world.accounts {
+      lines.append(
+        "\(account.id),"
+          + NameBasedUUID.text(of: NameBasedUUID.version5(name: account.id, namespace: namespace)))
+    }
+    let path = scratch.appendingPathComponent("tokens.csv").path
+    try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  /// Nights 0–2 without a mapping, night 3 with the team's mapping file: the customers listed
+  /// as unclaimed before are followed then. Judged by the oracle (with following) and the
+  /// world's own purchases.
+  @Test(
+    "customers listed as unclaimed are followed once a token mapping resolves their token, and the night is exact"
+  )
+  func unclaimedFollowedLater() async throws {
+    let world = try Self.world()
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let storePath = scratch.appendingPathComponent("store.sqlite").path
+    var migrated: Set<String> = []
+    var listed: Set<String> = []
+    for number in 0...3 {
+      // Nights 0 to 2 without a mapping; night 3 with the team's mapping file.
+      let withMapping = number == 3
+      let night = try Self.night(
+        number, world: world, scratch: scratch, followsTokens: withMapping)
+      let appStore = try EndToEnd.AppStore(world: world, clock: night.clock)
+      defer { appStore.stop() }
+      var options = try NightlyAuditTests.options(
+        world: world, scratch: scratch, night: night, runId: "night-\(number)")
+      if withMapping {
+        options.tokens = .file(try Self.mappingFile(world: world, scratch: scratch))
+      }
+      let outcome = try await EndToEnd.runner(
+        scratch: scratch, appStore: appStore, options: options
+      ).run()
+      let problems = NightlyAuditTests.mismatches(try outcome.run.comparisons(), night.expected)
+      #expect(problems.isEmpty, "night \(number): \(problems.prefix(6))")
+      let unclaimed = Set(outcome.run.unclaimedCustomers.map(\.customerKey))
+      if number == 0 {
+        migrated = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+        continue
+      }
+      let buyers = try Self.firstBuyers(world: world, by: night.clock, migrated: migrated)
+      let stored = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+      if withMapping {
+        // Those listed on earlier nights, and tonight's, are followed and listed no more.
+        #expect(!listed.isEmpty)
+        #expect(listed.isSubset(of: stored), "\(listed.subtracting(stored))")
+        #expect(buyers.isSubset(of: stored))
+        #expect(unclaimed.isDisjoint(with: buyers))
+        #expect(outcome.refresh.followedCustomers == buyers.count)
+      } else {
+        #expect(buyers.isSubset(of: unclaimed))
+        listed.formUnion(unclaimed.intersection(buyers))
+      }
+    }
+  }
+
+  /// Half the feed fails verification, first purchases among it: their customers are found only
+  /// by asking the App Store about the transaction an invalid payload names. Judged by the oracle
+  /// (with following), the world's purchases and the simulator's request log.
+  @Test(
+    "a first purchase whose notification fails verification is looked up at the App Store and followed; every night exact"
+  )
+  func invalidNotificationAboutFirstBuyer() async throws {
+    let world = try Self.world()
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let storePath = scratch.appendingPathComponent("store.sqlite").path
+    // Two notifications a page, the first of each with a broken signature: half the feed fails
+    // verification, first purchases among it.
+    let plan = try FaultPlan.parse(faults: "notifications:bad-signature=1", latency: nil)
+    var migrated: Set<String> = []
+    var lookups = 0
+    for number in 0...3 {
+      let night = try Self.night(number, world: world, scratch: scratch, followsTokens: true)
+      let appStore = try EndToEnd.AppStore(world: world, clock: night.clock) {
+        if number > 0 {
+          $0.faults = plan
+          $0.pageSize = 2
+        }
+      }
+      defer { appStore.stop() }
+      var options = try NightlyAuditTests.options(
+        world: world, scratch: scratch, night: night, runId: "night-\(number)")
+      options.tokens = try AccountTokenSource.deriving(namespace: Self.namespace)
+      let outcome = try await EndToEnd.runner(
+        scratch: scratch, appStore: appStore, options: options
+      ).run()
+      let problems = NightlyAuditTests.mismatches(try outcome.run.comparisons(), night.expected)
+      #expect(problems.isEmpty, "night \(number): \(problems.prefix(6))")
+      lookups += outcome.refresh.transactionLookups
+      if number == 0 {
+        migrated = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+        continue
+      }
+      #expect(outcome.refresh.invalidNotifications > 0, "night \(number)")
+      // One look-up per invalid notification about a customer the store did not hold, at most.
+      let log = appStore.embedded.server.requestLog()
+      #expect(
+        log.count(where: { $0.endpoint == .transactionInfo })
+          == outcome.refresh.transactionLookups)
+      let buyers = try Self.firstBuyers(world: world, by: night.clock, migrated: migrated)
+      let stored = Set(try EndToEnd.storedCustomers(storePath).byId.values)
+      #expect(buyers.isSubset(of: stored), "night \(number): \(buyers.subtracting(stored))")
+      #expect(Set(outcome.run.unclaimedCustomers.map(\.customerKey)).isDisjoint(with: buyers))
+    }
+    #expect(lookups > 0, "some first purchase should be named only by an invalid notification")
   }
 }

@@ -8,8 +8,8 @@ import Testing
 
 /// `--rate-share`: a night paced at a share of Apple's per-app limits, judged by the simulator,
 /// which counts the requests it receives per endpoint and refuses (429) any beyond the limit it
-/// is given — the cap itself. (The simulator is this team's code, written apart from the
-/// client's pacing.)
+/// is given — the cap itself — and whose oracle gives the night's categories. (The simulator is
+/// this team's code, written apart from the client's pacing and the comparison.)
 @Suite("End to end: the rate share")
 struct RateShareTests {
   @Test(
@@ -57,6 +57,8 @@ struct RateShareTests {
     #expect(
       outcome.refresh.stillDue == 0 && outcome.refresh.refreshed > 10,
       "\(outcome.refresh.refreshed) refreshed")
+    let problems = NightlyAuditTests.mismatches(try outcome.run.comparisons(), night.expected)
+    #expect(problems.isEmpty, "\(problems.prefix(6))")
 
     let log = appStore.embedded.server.requestLog()
     #expect(log.allSatisfy { $0.status != 429 }, "the simulator refused a request over the cap")

@@ -51,4 +51,61 @@ struct AuditSchemaTests {
       try store.close()
     }
   }
+
+  /// Own-code evidence: the store's SQL against rows written directly.
+  @Test(
+    "a customer outside the store is listed until the store holds it; an invalid notification is looked up once"
+  )
+  func outsideCustomers() throws {
+    try TemporaryDirectory.with { directory in
+      let path = directory + "/state.sqlite"
+      let before = try MigrationStore(path: path, now: { 0 })
+      for (key, original) in [("appTx-1", "5001"), ("appTx-2", "5002")] {
+        try before.noteUnclaimedCustomer(
+          UnclaimedCustomerRow(
+            environment: "Production", customerKey: key, originalTransactionId: original,
+            appAccountToken: nil, firstSignedMilliseconds: 1, lastSignedMilliseconds: 1,
+            notifications: 1, lastType: "SUBSCRIBED/INITIAL_BUY"),
+          foundAt: 1)
+      }
+      try before.storeLostNotification(
+        LostNotificationRow(
+          uuid: "u1", environment: "Production", type: "DID_RENEW", subtype: nil,
+          signedMilliseconds: 5, originalTransactionId: "5001", transactionId: "5001",
+          customerId: nil, firstAttemptMilliseconds: 6, lastAttemptMilliseconds: 7,
+          lastResult: "TIMED_OUT", signedPayload: "jws", delivery: .lost, failedAttempts: 6),
+        foundAt: 2)
+      try before.storeInvalidNotification(
+        InvalidNotificationRow(
+          key: "uuid:x", environment: "Production", reason: "bad signature", type: nil,
+          signedMilliseconds: 3, customerId: nil, signedPayload: "a.b.c"),
+        foundAt: 3)
+      #expect(
+        try before.unclaimedCustomers(stillOutside: true).map(\.customerKey) == [
+          "appTx-1", "appTx-2",
+        ])
+      #expect(
+        try before.invalidNotificationsToLookUp(environment: "Production").map(\.key) == ["uuid:x"])
+      try before.markInvalidNotificationLookedUp(key: "uuid:x", customerId: nil, now: 4)
+      #expect(try before.invalidNotificationsToLookUp(environment: "Production").isEmpty)
+      try before.close()
+
+      // The customer of 5001 joins account a1, as a backfill of a followed seed stores it.
+      let database = try SQLiteDatabase(location: .path(path))
+      try database.execute(
+        """
+        INSERT INTO accounts (account_id, first_ingested_ms) VALUES ('a1', 0);
+        INSERT INTO customers (id, customer_key, environment, walk_transaction_id, history_complete,
+          statuses_complete, updated_ms) VALUES (9, 'appTx-1', 'Production', '5001', 1, 1, 0);
+        INSERT INTO account_customers (account_id, customer_id) VALUES ('a1', 9);
+        INSERT INTO transactions (transaction_id, customer_id, original_transaction_id, jws)
+          VALUES ('5001', 9, '5001', 'jws');
+        """)
+      try database.close()
+      let store = try MigrationStore(path: path, now: { 10 })
+      defer { try? store.close() }
+      #expect(try store.unclaimedCustomers(stillOutside: true).map(\.customerKey) == ["appTx-2"])
+      #expect(try store.unclaimedCustomers().count == 2, "the history of who was outside is kept")
+    }
+  }
 }

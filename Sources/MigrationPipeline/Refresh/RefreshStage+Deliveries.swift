@@ -116,6 +116,11 @@ extension RefreshStage {
         return
       }
       summary.failurePages += 1
+      // One that failed verification is still listed among failures: it stays pending (its
+      // UUID, read without trust, can only keep it from being taken as delivered).
+      for item in page.invalidItems {
+        if let uuid = item.unverified?.notificationUUID { listed.insert(uuid) }
+      }
       try store.writeTransaction {
         for item in page.items {
           if let uuid = item.notification.payload.notificationUUID { listed.insert(uuid) }

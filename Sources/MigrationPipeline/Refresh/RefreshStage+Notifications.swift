@@ -272,24 +272,41 @@ extension RefreshStage {
       return "a \(environment) notification failed verification (\(item.reason)) and names no "
         + "customer that can be read"
     }
-    guard let customerId, let customer = try store.customer(id: customerId),
+    if let customerId {
+      try enqueueHint(customerId, named: unverified, reason: item.reason)
+    }
+    // A customer the store does not hold is looked up at the App Store after the window
+    // (``lookUpInvalidNotifications(in:)``): only its verified answer says who it is.
+    return nil
+  }
+
+  /// Makes a customer an invalid notification names due (`hint`), unless its data was fetched
+  /// after the notification was signed or the backfill still owns it.
+  ///
+  /// - Parameters:
+  ///   - customerId: the store's customer.
+  ///   - unverified: what the notification says, read without trust.
+  ///   - reason: why it failed verification.
+  func enqueueHint(_ customerId: Int64, named unverified: UnverifiedNotification, reason: String)
+    throws
+  {
+    guard let customer = try store.customer(id: customerId),
       customer.isHistoryComplete, customer.areStatusesComplete
-    else { return nil }
+    else { return }
     let fetched = try store.statusesFetched(customerId: customerId)
     if let fetched, let signed = unverified.signedDate?.millisecondsSince1970,
       signed < fetched - options.fetchedDataToleranceMilliseconds
     {
-      return nil
+      return
     }
     let date = unverified.signedDate.map { String($0.iso8601.prefix(10)) } ?? "an unknown date"
     try store.enqueueRefresh(
       RefreshQueueRow(
         customerId: customerId, reason: .hint,
         detail: "a \(unverified.kind) notification of \(date) that failed verification "
-          + "(\(item.reason)) names it; only the App Store's verified answer decides",
+          + "(\(reason)) names it; only the App Store's verified answer decides",
         dataMilliseconds: fetched),
       now: now().millisecondsSince1970)
-    return nil
   }
 
   /// A test notification in the history: the proof that the history lists what Apple sends.

@@ -85,6 +85,7 @@ public actor RefreshStage {
       try await proveFeed(named, clock: clock)
       let reading = try await readNotifications(
         in: named, earliestFetch: unknownFetch > 0 ? nil : earliestFetch, clock: clock)
+      try await lookUpInvalidNotifications(in: named)
       try await followPendingDeliveries(in: named, clock: clock)
       var feed = try assessFeed(named, reading: reading, clock: clock)
       // Whom the feed cannot vouch for tonight is asked again by the age of their data.
@@ -110,6 +111,7 @@ public actor RefreshStage {
       }
       summary.feeds.append(feed)
     }
+    try followUnclaimedCustomers()
     try enqueueLocalTriggers(clock: clock)
     let queue = try store.refreshQueue()
     for row in queue { summary.dueByReason[row.reason.rawValue, default: 0] += 1 }

@@ -24,6 +24,9 @@ public struct RefreshSummary: Sendable, Hashable {
   public var invalidNotifications = 0
   /// Test notification requests and status checks.
   public var feedRequests = 0
+  /// Transactions looked up (Get Transaction Info) because a notification that failed
+  /// verification named a customer the store did not hold.
+  public var transactionLookups = 0
   /// Per environment, whether its change feed can be trusted, and the sweep it needed.
   public var feeds: [FeedHealthFacts] = []
   /// Customers outside the store a token mapping led to an account (added as seeds; the run's

@@ -250,13 +250,7 @@ public struct MigrationRunner: Sendable {
     let pending = try store.pendingNotifications().map(Self.notification)
     let tableOnly =
       options.currentEntitlementsPath == nil ? [] : try store.tableOnlyAccounts(runId: runId)
-    let unclaimed = try store.unclaimedCustomers().filter { $0.claimedAccountId == nil }.map {
-      UnclaimedCustomer(
-        environment: $0.environment, customerKey: $0.customerKey,
-        originalTransactionId: $0.originalTransactionId, appAccountToken: $0.appAccountToken,
-        notifications: $0.notifications, lastType: $0.lastType,
-        lastSigned: $0.lastSignedMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
-    }
+    let unclaimed = try Self.unclaimedCustomers(store: store)
     let durations =
       earlierStages + [
         StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
@@ -415,6 +409,7 @@ public struct MigrationRunner: Sendable {
     facts.deliveredLate = summary.deliveredLate
     facts.failurePages = summary.failurePages
     facts.feedRequests = summary.feedRequests
+    facts.transactionLookups = summary.transactionLookups
     facts.notificationsOutsideStore = summary.notificationsOutsideStore
     return facts
   }
@@ -444,6 +439,21 @@ public struct MigrationRunner: Sendable {
     -> [LostNotification]
   {
     try store.lostNotifications(reportedBy: runId).map(notification)
+  }
+
+  /// The App Store customers no account claims now, as the reports list them.
+  ///
+  /// - Parameter store: the store.
+  /// - Returns: the customers, by environment and key.
+  /// - Throws: `SQLiteError`.
+  static func unclaimedCustomers(store: MigrationStore) throws -> [UnclaimedCustomer] {
+    try store.unclaimedCustomers(stillOutside: true).map {
+      UnclaimedCustomer(
+        environment: $0.environment, customerKey: $0.customerKey,
+        originalTransactionId: $0.originalTransactionId, appAccountToken: $0.appAccountToken,
+        notifications: $0.notifications, lastType: $0.lastType,
+        lastSigned: $0.lastSignedMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+    }
   }
 
   /// A failed delivery as the reports show it.

@@ -34,6 +34,7 @@ extension RunSummaryCodec {
     writer.field("delivered_late", refresh.deliveredLate)
     writer.field("failure_pages", refresh.failurePages)
     writer.field("feed_requests", refresh.feedRequests)
+    writer.field("transaction_lookups", refresh.transactionLookups)
     writer.field("notifications_outside_store", refresh.notificationsOutsideStore)
     writer.key("feeds")
     writer.beginArray()
@@ -81,6 +82,7 @@ extension RunSummaryCodec {
     refresh.deliveredLate = int("delivered_late")
     refresh.failurePages = int("failure_pages")
     refresh.feedRequests = int("feed_requests")
+    refresh.transactionLookups = int("transaction_lookups")
     refresh.notificationsOutsideStore = int("notifications_outside_store")
     guard case .array(let items)? = value["feeds"] else { return }
     refresh.feeds = items.compactMap { item in

@@ -154,4 +154,16 @@ extension HTMLReportRenderer {
     }
     return html + "</tbody></table></div>\n</section>\n"
   }
+
+  /// "The first 2,000 of 3,100 … are listed here", or nothing when all are.
+  ///
+  /// - Parameters:
+  ///   - count: how many there are.
+  ///   - what: what they are, plural.
+  /// - Returns: the note's HTML.
+  func leftOut(_ count: Int, _ what: String) -> String {
+    guard count > Self.auditRowLimit else { return "" }
+    return "<p class=\"note\">The first \(ReportFormatting.count(Self.auditRowLimit)) of "
+      + "\(ReportFormatting.count(count)) \(e(what)) are listed here.</p>\n"
+  }
 }

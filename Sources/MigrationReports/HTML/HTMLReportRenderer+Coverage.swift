@@ -12,7 +12,7 @@ extension HTMLReportRenderer {
       html += "<h3>Accounts only in your table</h3>\n<p>"
       html += context.tableOnlyAccounts.prefix(Self.auditRowLimit).map { "<code>\(e($0))</code>" }
         .joined(separator: " ")
-      html += "</p>\n"
+      html += "</p>\n" + leftOut(context.tableOnlyAccounts.count, "accounts")
     }
     if !context.unclaimedCustomers.isEmpty {
       html += "<div class=\"scroll\"><table id=\"unclaimed\"><thead><tr><th>Environment</th>"
@@ -27,6 +27,7 @@ extension HTMLReportRenderer {
           + "<td>\(e(customer.lastType ?? "")) \(e(customer.lastSigned?.iso8601 ?? ""))</td></tr>\n"
       }
       html += "</tbody></table></div>\n"
+      html += leftOut(context.unclaimedCustomers.count, "unclaimed customers")
     }
     return html + "</section>\n"
   }

@@ -25,6 +25,7 @@ extension HTMLReportRenderer {
         + "<td>\(e(notification.lastAttempt?.iso8601 ?? ""))</td>"
         + "<td>\(e(notification.reason ?? ""))</td></tr>\n"
     }
-    return html + "</tbody></table></div>\n</section>\n"
+    return html + "</tbody></table></div>\n" + leftOut(pending.count, "pending notifications")
+      + "</section>\n"
   }
 }

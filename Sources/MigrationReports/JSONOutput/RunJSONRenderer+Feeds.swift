@@ -12,6 +12,7 @@ extension RunJSONRenderer {
     writer.field("notifications_outside_store", refresh.notificationsOutsideStore)
     writer.field("failure_pages", refresh.failurePages)
     writer.field("feed_requests", refresh.feedRequests)
+    writer.field("transaction_lookups", refresh.transactionLookups)
     writer.key("feeds")
     writer.beginObject()
     for feed in refresh.feeds {

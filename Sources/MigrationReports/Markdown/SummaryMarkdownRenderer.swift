@@ -216,6 +216,10 @@ struct SummaryMarkdownRenderer {
           "| `\(code(customer.customerKey))` | \(md(customer.environment)) | "
             + "`\(code(customer.appAccountToken ?? ""))` | \(customer.notifications) |")
       }
+      let more = content.context.unclaimedCustomers.count - unclaimed.count
+      if more > 0 {
+        lines.append("| … and \(ReportFormatting.count(more)) more (report.html) | | | |")
+      }
       lines.append("")
     }
     if !content.context.lostNotifications.isEmpty {
@@ -250,6 +254,10 @@ struct SummaryMarkdownRenderer {
           "| \(pending.signedDate?.iso8601 ?? "") | `\(code(pending.kind))` | "
             + "`\(code(pending.customerKey ?? ""))` | \(pending.failedAttempts) | "
             + "\(pending.lastAttempt?.iso8601 ?? "") |")
+      }
+      let more = content.context.pendingNotifications.count - ChangeText.listedInSummaries
+      if more > 0 {
+        lines.append("| … and \(ReportFormatting.count(more)) more (report.html) | | | | |")
       }
       lines.append("")
     }

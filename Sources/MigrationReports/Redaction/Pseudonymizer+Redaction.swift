@@ -105,6 +105,8 @@ extension Pseudonymizer {
     redacted.unclaimedCustomers = context.unclaimedCustomers.map { customer in
       var customer = customer
       customer.customerKey = pseudonym(forCustomer: customer.customerKey)
+      // A token derived from an account id (UUID version 5) would let a guessed id be checked.
+      customer.appAccountToken = customer.appAccountToken.map { _ in "redacted" }
       return customer
     }
     return redacted

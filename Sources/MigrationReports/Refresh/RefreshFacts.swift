@@ -42,6 +42,9 @@ public struct RefreshFacts: Hashable, Sendable {
   public var failurePages = 0
   /// Test notification requests and status checks.
   public var feedRequests = 0
+  /// Transactions looked up because a notification that failed verification named a customer
+  /// the store did not hold.
+  public var transactionLookups = 0
   /// Notifications about customers no account of the store holds.
   public var notificationsOutsideStore = 0
 

@@ -13,7 +13,10 @@
 ///   customer, so the renewal check sees notifications read by earlier runs too.
 /// - `invalid_notifications`: notifications whose signature (or chain, or app) failed
 ///   verification, each kept with its reason and its payload as received; what it says was read
-///   only to make the customers it names due, never to classify them.
+///   only to make the customers it names due, never to classify them. `looked_up_ms`: when the
+///   App Store was asked (Get Transaction Info) about the transaction one names whose customer
+///   the store did not hold — the verified answer then says who the customer is, and a customer
+///   outside the store is followed or listed as unclaimed from it.
 /// - `lost_notifications.delivery`: `pending` while Apple may still retry a failed delivery (in
 ///   production up to five more times, 1, 12, 24, 48 and 72 hours after the previous attempt;
 ///   sandbox tries once), `delivered_late` when a later attempt succeeded, `lost` when the last
@@ -63,7 +66,8 @@ enum SchemaV11 {
         customer_id INTEGER REFERENCES customers(id),
         found_ms INTEGER NOT NULL,
         reported_run_id TEXT,
-        signed_payload TEXT NOT NULL
+        signed_payload TEXT NOT NULL,
+        looked_up_ms INTEGER
       ) WITHOUT ROWID;
       CREATE INDEX invalid_notifications_by_run ON invalid_notifications(reported_run_id);
 

@@ -222,6 +222,42 @@ extension MigrationStore {
     return true
   }
 
+  /// The invalid notifications of an environment whose payload named no customer the store
+  /// held when they were read, and that the App Store has not been asked about yet.
+  ///
+  /// - Parameter environment: `Production` or `Sandbox`.
+  /// - Returns: their keys, reasons and payloads as received, oldest first.
+  /// - Throws: `SQLiteError`.
+  public func invalidNotificationsToLookUp(environment: String) throws -> [(
+    key: String, reason: String, signedPayload: String
+  )] {
+    var rows: [(key: String, reason: String, signedPayload: String)] = []
+    try database.forEachRow(
+      """
+      SELECT notification_key, reason, signed_payload FROM invalid_notifications
+      WHERE environment = ? AND customer_id IS NULL AND looked_up_ms IS NULL
+      ORDER BY signed_ms, notification_key
+      """, binding: environment
+    ) { rows.append((try $0.string(at: 0), try $0.string(at: 1), try $0.string(at: 2))) }
+    return rows
+  }
+
+  /// Records that the App Store was asked about an invalid notification's transaction (or that
+  /// there is nothing to ask), and the store's customer it turned out to name, if any.
+  ///
+  /// - Parameters:
+  ///   - key: the notification's key.
+  ///   - customerId: the store's customer, if it holds the one named.
+  ///   - now: the wall clock (Unix ms).
+  /// - Throws: `SQLiteError`.
+  public func markInvalidNotificationLookedUp(key: String, customerId: Int64?, now: Int64) throws {
+    try database.run(
+      """
+      UPDATE invalid_notifications SET looked_up_ms = ?, customer_id = coalesce(?, customer_id)
+      WHERE notification_key = ?
+      """, binding: now, customerId, key)
+  }
+
   /// Gives every invalid notification no run has reported yet to `runId`.
   ///
   /// - Parameter runId: the run.
@@ -304,15 +340,26 @@ extension MigrationStore {
 
   /// Every customer outside the store a notification named, by environment and key.
   ///
+  /// - Parameter stillOutside: only those no account claims now: not led to an account by a
+  ///   token mapping, and not held by the store since (a later legacy input, or a team-table id,
+  ///   may have brought the customer in).
   /// - Returns: the rows.
   /// - Throws: `SQLiteError`.
-  public func unclaimedCustomers() throws -> [UnclaimedCustomerRow] {
+  public func unclaimedCustomers(stillOutside: Bool = false) throws -> [UnclaimedCustomerRow] {
     var rows: [UnclaimedCustomerRow] = []
+    let condition =
+      stillOutside
+      ? """
+      WHERE u.claimed_account_id IS NULL
+        AND NOT EXISTS (SELECT 1 FROM customers c WHERE c.customer_key = u.customer_key)
+        AND NOT EXISTS (SELECT 1 FROM transactions t
+          WHERE t.original_transaction_id = u.original_transaction_id)
+      """ : ""
     try database.forEachRow(
       """
       SELECT environment, customer_key, original_transaction_id, app_account_token, first_signed_ms,
         last_signed_ms, notifications, last_type, claimed_account_id
-      FROM unclaimed_customers ORDER BY environment, customer_key
+      FROM unclaimed_customers u \(condition) ORDER BY environment, customer_key
       """
     ) { row in
       rows.append(

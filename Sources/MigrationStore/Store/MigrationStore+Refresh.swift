@@ -481,11 +481,19 @@ extension MigrationStore {
     try database.forEachRow(
       """
       SELECT l.notification_uuid, l.environment, l.notification_type, l.subtype, l.signed_ms, l.original_transaction_id,
-        l.transaction_id, l.customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
+        l.transaction_id, l.resolved_customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
         c.customer_key, (SELECT group_concat(account_id, ' ') FROM
-          (SELECT account_id FROM account_customers a WHERE a.customer_id = l.customer_id ORDER BY account_id)),
+          (SELECT account_id FROM account_customers a WHERE a.customer_id = l.resolved_customer_id
+           ORDER BY account_id)),
         l.delivery, l.attempts
-      FROM lost_notifications l LEFT JOIN customers c ON c.id = l.customer_id
+      FROM (
+        -- A notification read while its customer was outside the store names it by its original
+        -- transaction id: a customer followed into an account since is found through it.
+        SELECT *, coalesce(customer_id, (SELECT t.customer_id FROM transactions t
+          WHERE t.original_transaction_id = lost_notifications.original_transaction_id LIMIT 1))
+          AS resolved_customer_id
+        FROM lost_notifications
+      ) l LEFT JOIN customers c ON c.id = l.resolved_customer_id
       WHERE \(condition) ORDER BY l.signed_ms, l.notification_uuid
       """, binding: value
     ) { row in
