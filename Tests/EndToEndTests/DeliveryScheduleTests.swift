@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Chronology
 import Foundation
 import MigrationPipeline
+import MigrationReports
 import MigrationStore
 import TestDirectories
 import Testing
@@ -10,7 +11,7 @@ import Testing
 /// Apple's retry schedule, night by night: a notification whose delivery failed is pending
 /// while Apple may retry it (in production five more times, 1, 12, 24, 48 and 72 hours after
 /// the previous attempt; sandbox tries once), delivered late when a retry succeeds, lost when
-/// its last attempt fails. The judges are
+/// its last attempt fails; `explain` names an account's lost and pending ones. The judges are
 /// the simulator's own `onlyFailures` answer and the send attempts it lists, and its oracle for
 /// every night's categories (this team's code, written apart from the refresh and the
 /// comparison).
@@ -44,6 +45,7 @@ struct DeliveryScheduleTests {
       ).run()
       let problems = NightlyAuditTests.mismatches(try outcome.run.comparisons(), night.expected)
       #expect(problems.isEmpty, "night \(number): \(problems.prefix(6))")
+      try Self.explainNames(outcome.run, runId: "night-\(number)", scratch: scratch)
       let lost = outcome.run.lostNotifications.map(\.uuid)
       let pending = outcome.run.pendingNotifications.map(\.uuid)
       deliveredLate += outcome.refresh.deliveredLate
@@ -158,4 +160,25 @@ struct DeliveryScheduleTests {
     #expect(late.isDisjoint(with: undelivered), "\(late.intersection(undelivered).prefix(4))")
   }
 
+  /// `explain` of an account whose customer a lost or pending notification is about names it:
+  /// the lost one with the run that reported it, the pending one as not to be replayed yet.
+  static func explainNames(_ run: RecordedRun, runId: String, scratch: URL) throws {
+    let store = try MigrationStore(
+      path: scratch.appendingPathComponent("store.sqlite").path, readOnly: true, now: { 0 })
+    defer { try? store.close() }
+    let stored = try StoredRun.load(from: store, id: runId)
+    let failed =
+      run.lostNotifications.map { ($0, "lost (reported by run \(runId))") }
+      + run.pendingNotifications.map { ($0, "pending (Apple may still retry it") }
+    for (notification, state) in failed {
+      guard let account = notification.accounts.first,
+        let comparison = try stored.comparison(of: account, store: store)
+      else { continue }
+      let deliveries = try stored.failedDeliveries(of: account, store: store)
+      #expect(deliveries.contains { $0.uuid == notification.uuid }, "\(account)")
+      let text = ExplainRenderer.render(comparison, failedDeliveries: deliveries)
+      let line = text.split(separator: "\n").first { $0.contains(notification.uuid) } ?? ""
+      #expect(line.contains(state), "explain \(account): \(line)")
+    }
+  }
 }

@@ -5,8 +5,8 @@ import Testing
 @testable import MigrationReports
 
 /// The nightly audit's lists in the report: the failed deliveries still pending, the accounts
-/// only in the team table, and the App Store customers no account claims — escaped where the
-/// data is hostile,
+/// only in the team table, the App Store customers no account claims, and what `explain` says
+/// of an account's lost and pending notifications — escaped where the data is hostile,
 /// pseudonymised (tokens hidden) under `--redact`, and saying how many a long list leaves out.
 ///
 /// Evidence: our own code only (the renderers' output read back as text).
@@ -15,14 +15,18 @@ struct AuditContextTests {
   static let hostileAccount = "<script>alert(1)</script>"
   static let token = "5a5b3c1d-0e8f-5a2b-9c3d-4e5f6a7b8c9d"
 
-  static func notification(_ uuid: String, delivery: String) -> LostNotification {
-    LostNotification(
+  static func notification(_ uuid: String, delivery: String, reportedBy run: String? = nil)
+    -> LostNotification
+  {
+    var notification = LostNotification(
       uuid: uuid, environment: "Production", type: "DID_RENEW", subtype: nil,
       signedDate: Timestamp(millisecondsSince1970: 1_718_400_000_000),
       originalTransactionId: "2000000000000001", customerKey: "cust-<b>1</b>",
       accounts: [hostileAccount], firstAttempt: Timestamp(millisecondsSince1970: 1_718_400_001_000),
       lastAttempt: Timestamp(millisecondsSince1970: 1_718_403_601_000), reason: "TIMED_OUT",
       signedPayload: "eyJ.payload.sig", delivery: delivery, failedAttempts: 2)
+    notification.reportedRunId = run
+    return notification
   }
 
   static func unclaimed(_ index: Int) -> UnclaimedCustomer {
@@ -35,7 +39,7 @@ struct AuditContextTests {
 
   static func context(unclaimed count: Int = 1) -> RunContext {
     var context = RunContext(
-      lostNotifications: [notification("lost-uuid", delivery: "lost")],
+      lostNotifications: [notification("lost-uuid", delivery: "lost", reportedBy: "run-1")],
       pendingNotifications: [notification("pending-uuid", delivery: "pending")])
     context.tableOnlyAccounts = [hostileAccount, "only-in-table-2"]
     context.unclaimedCustomers = (0..<count).map(unclaimed)
@@ -111,5 +115,30 @@ struct AuditContextTests {
     #expect(html.contains("The first 2,000 of 2,001 unclaimed customers are listed here."))
     let markdown = try Self.file("summary.md", in: files)
     #expect(markdown.contains("… and 1,981 more (report.html)"))
+  }
+
+  @Test(
+    "explain names the account's lost notifications with the run that reported them, and the pending ones as not to replay yet"
+  )
+  func explain() throws {
+    let comparison = try #require(SampleWorld.comparisons.first)
+    let deliveries = [
+      Self.notification("lost-uuid", delivery: "lost", reportedBy: "run-1"),
+      Self.notification("pending-uuid", delivery: "pending"),
+    ]
+    let text = ExplainRenderer.render(comparison, failedDeliveries: deliveries)
+    let lines = text.split(separator: "\n")
+    #expect(lines.contains("Notifications your server did not receive"))
+    let lost = lines.first { $0.contains("lost-uuid") } ?? ""
+    #expect(lost.contains("lost (reported by run run-1)"))
+    let pending = lines.first { $0.contains("pending-uuid") } ?? ""
+    #expect(pending.contains("pending (Apple may still retry it: do not replay yet)"))
+    #expect(!ExplainRenderer.render(comparison).contains("did not receive"))
+
+    let pseudonymizer = try Pseudonymizer(salt: SampleWorld.salt)
+    let redacted = ExplainRenderer.render(
+      comparison, pseudonymizer: pseudonymizer, failedDeliveries: deliveries)
+    #expect(!redacted.contains("cust-<b>1</b>"))
+    #expect(redacted.contains(pseudonymizer.pseudonym(forCustomer: "cust-<b>1</b>")))
   }
 }

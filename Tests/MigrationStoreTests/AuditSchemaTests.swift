@@ -54,7 +54,7 @@ struct AuditSchemaTests {
 
   /// Own-code evidence: the store's SQL against rows written directly.
   @Test(
-    "a customer outside the store is listed until the store holds it; an invalid notification is looked up once"
+    "a customer outside the store is listed until the store holds it; a notification read while it was outside names its account once it joins; an invalid notification is looked up once"
   )
   func outsideCustomers() throws {
     try TemporaryDirectory.with { directory in
@@ -106,6 +106,11 @@ struct AuditSchemaTests {
       defer { try? store.close() }
       #expect(try store.unclaimedCustomers(stillOutside: true).map(\.customerKey) == ["appTx-2"])
       #expect(try store.unclaimedCustomers().count == 2, "the history of who was outside is kept")
+      let deliveries = try store.failedDeliveries(ofAccount: "a1")
+      #expect(deliveries.map(\.notification.uuid) == ["u1"])
+      #expect(deliveries.first?.customerKey == "appTx-1")
+      #expect(deliveries.first?.accounts == ["a1"])
+      #expect(try store.failedDeliveries(ofAccount: "a2").isEmpty)
     }
   }
 }

@@ -461,7 +461,7 @@ public struct MigrationRunner: Sendable {
     _ found: (notification: LostNotificationRow, customerKey: String?, accounts: [String])
   ) -> LostNotification {
     let row = found.notification
-    return LostNotification(
+    var notification = LostNotification(
       uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
       signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
       originalTransactionId: row.originalTransactionId, customerKey: found.customerKey,
@@ -470,6 +470,8 @@ public struct MigrationRunner: Sendable {
       lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
       reason: row.lastResult, signedPayload: row.signedPayload, delivery: row.delivery.rawValue,
       failedAttempts: row.failedAttempts)
+    notification.reportedRunId = row.reportedRunId
+    return notification
   }
 
   /// The client's counters as the report's request statistics, with the rate each endpoint

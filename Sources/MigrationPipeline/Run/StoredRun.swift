@@ -222,4 +222,18 @@ public struct StoredRun: Sendable {
     return context
   }
 
+  /// The deliveries to an account's customers that failed for good (with the run that
+  /// reported each) or that Apple may still retry, as the store holds them now: what `explain`
+  /// names.
+  ///
+  /// - Parameters:
+  ///   - accountId: the account.
+  ///   - store: the store.
+  /// - Returns: the notifications in time order.
+  /// - Throws: `SQLiteError`.
+  public func failedDeliveries(of accountId: String, store: MigrationStore) throws
+    -> [LostNotification]
+  {
+    try store.failedDeliveries(ofAccount: accountId).map(MigrationRunner.notification)
+  }
 }

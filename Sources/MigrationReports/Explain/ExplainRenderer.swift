@@ -32,10 +32,12 @@ public enum ExplainRenderer {
   ///   - asOf: the comparison instant, named in the heading when given.
   ///   - since: how the previous run classified the account, when there was one.
   ///   - pseudonymizer: replaces account ids and customer keys with pseudonyms, when given.
+  ///   - failedDeliveries: the notifications about the account's customers whose delivery to
+  ///     the team's server failed for good (lost) or that Apple may still retry (pending).
   /// - Returns: the text, ending with a newline.
   public static func render(
     _ comparison: AccountComparison, asOf: Timestamp? = nil, since: Since? = nil,
-    pseudonymizer: Pseudonymizer? = nil
+    pseudonymizer: Pseudonymizer? = nil, failedDeliveries: [LostNotification] = []
   ) -> String {
     let account = pseudonymizer.map { $0.redacting(comparison) } ?? comparison
     var sections: [String] = []
@@ -58,6 +60,10 @@ public enum ExplainRenderer {
     sections.append(seedIds(account.evidence.seedIds))
     sections.append(customers(account.evidence.customers))
     if let audit = account.tokenAudit { sections.append(tokens(audit)) }
+    if !failedDeliveries.isEmpty {
+      sections.append(
+        notifications(failedDeliveries.map { pseudonymizer?.redacting($0) ?? $0 }))
+    }
     return sections.joined(separator: "\n\n") + "\n"
   }
 
@@ -198,6 +204,25 @@ public enum ExplainRenderer {
       "Account tokens",
       expected + "\n"
         + table(["Original transaction", "Product", "Token now", "Finding"], rows))
+  }
+
+  /// The lost and the pending deliveries: what to replay, and what not to replay yet.
+  private static func notifications(_ notifications: [LostNotification]) -> String {
+    let rows = notifications.map { notification in
+      [
+        notification.signedDate?.iso8601 ?? "", notification.kind, notification.customerKey ?? "",
+        notification.delivery == "pending"
+          ? "pending (Apple may still retry it: do not replay yet)"
+          : "lost" + (notification.reportedRunId.map { " (reported by run \($0))" } ?? ""),
+        String(notification.failedAttempts), notification.lastAttempt?.iso8601 ?? "",
+        notification.uuid,
+      ]
+    }
+    return section(
+      "Notifications your server did not receive",
+      table(["Signed", "Type", "Customer", "Delivery", "Failed", "Last attempt", "UUID"], rows)
+        + "\nLost ones are in the reporting run's lost-notifications.csv with their signed payloads."
+    )
   }
 
   // MARK: - Layout

@@ -33,6 +33,8 @@ public struct LostNotification: Hashable, Sendable {
   public var delivery: String
   /// How many attempts failed.
   public var failedAttempts: Int
+  /// The run that reported it as lost, once one has (`explain` names it).
+  public var reportedRunId: String?
 
   /// Creates a lost notification.
   public init(

@@ -112,7 +112,8 @@ extension Pseudonymizer {
     return redacted
   }
 
-  private func redacting(_ notification: LostNotification) -> LostNotification {
+  /// A failed delivery as a redacted report shows it: its customer and accounts pseudonymised.
+  func redacting(_ notification: LostNotification) -> LostNotification {
     var notification = notification
     notification.customerKey = notification.customerKey.map { pseudonym(forCustomer: $0) }
     notification.accounts = notification.accounts.map { pseudonym(forAccount: $0) }

@@ -39,13 +39,16 @@ public struct LostNotificationRow: Hashable, Sendable {
   public var delivery: Delivery
   /// How many attempts failed.
   public var failedAttempts: Int
+  /// The run that reported it as lost, once one has.
+  public var reportedRunId: String?
 
   /// Creates a row.
   public init(
     uuid: String, environment: String, type: String, subtype: String?, signedMilliseconds: Int64?,
     originalTransactionId: String?, transactionId: String?, customerId: Int64?,
     firstAttemptMilliseconds: Int64?, lastAttemptMilliseconds: Int64?, lastResult: String?,
-    signedPayload: String, delivery: Delivery = .lost, failedAttempts: Int = 0
+    signedPayload: String, delivery: Delivery = .lost, failedAttempts: Int = 0,
+    reportedRunId: String? = nil
   ) {
     self.uuid = uuid
     self.environment = environment
@@ -61,5 +64,6 @@ public struct LostNotificationRow: Hashable, Sendable {
     self.signedPayload = signedPayload
     self.delivery = delivery
     self.failedAttempts = failedAttempts
+    self.reportedRunId = reportedRunId
   }
 }

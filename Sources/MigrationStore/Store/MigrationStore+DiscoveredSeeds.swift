@@ -72,4 +72,19 @@ extension MigrationStore {
     ) { accounts.append((try $0.string(at: 0), try $0.int(at: 1))) }
     return accounts
   }
+
+  /// How many rows a run's stored team table has for an account.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - accountId: the account.
+  /// - Returns: the number of rows (0 when the run compared no table, or the table does not
+  ///   name the account).
+  /// - Throws: `SQLiteError`.
+  public func tableRowCount(runId: String, accountId: String) throws -> Int {
+    try database.firstRow(
+      "SELECT count(*) FROM run_current_entitlements WHERE run_id = ? AND account_id = ?",
+      binding: runId, accountId
+    ) { try $0.int(at: 0) } ?? 0
+  }
 }

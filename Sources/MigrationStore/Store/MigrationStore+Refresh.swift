@@ -473,6 +473,24 @@ extension MigrationStore {
     try failedDeliveries(where: "l.delivery = ?", binding: "pending")
   }
 
+  /// The deliveries to an account's customers that failed for good or that Apple may still
+  /// retry — lost or pending, not those delivered late — with the run that reported each lost
+  /// one: what `explain` shows. A notification about a customer the store did not hold when it
+  /// was read (one followed into the account later) counts by its original transaction id.
+  ///
+  /// - Parameter accountId: the account.
+  /// - Returns: the notifications in time order.
+  /// - Throws: `SQLiteError`.
+  public func failedDeliveries(ofAccount accountId: String) throws -> [(
+    notification: LostNotificationRow, customerKey: String?, accounts: [String]
+  )] {
+    try failedDeliveries(
+      where: """
+        l.delivery IN ('lost', 'pending')
+          AND l.resolved_customer_id IN (SELECT customer_id FROM account_customers WHERE account_id = ?)
+        """, binding: accountId)
+  }
+
   private func failedDeliveries(where condition: String, binding value: String) throws -> [(
     notification: LostNotificationRow, customerKey: String?, accounts: [String]
   )] {
@@ -485,7 +503,7 @@ extension MigrationStore {
         c.customer_key, (SELECT group_concat(account_id, ' ') FROM
           (SELECT account_id FROM account_customers a WHERE a.customer_id = l.resolved_customer_id
            ORDER BY account_id)),
-        l.delivery, l.attempts
+        l.delivery, l.attempts, l.reported_run_id
       FROM (
         -- A notification read while its customer was outside the store names it by its original
         -- transaction id: a customer followed into an account since is found through it.
@@ -507,7 +525,7 @@ extension MigrationStore {
         lastAttemptMilliseconds: try row.optionalInt64(at: 9),
         lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11),
         delivery: LostNotificationRow.Delivery(rawValue: try row.string(at: 14)) ?? .lost,
-        failedAttempts: try row.int(at: 15))
+        failedAttempts: try row.int(at: 15), reportedRunId: try row.optionalString(at: 16))
       let accounts = (try row.optionalString(at: 13) ?? "").split(separator: " ").map(String.init)
       result.append((notification, try row.optionalString(at: 12), accounts))
     }
