@@ -322,4 +322,57 @@ struct AuditFeedTests {
       #expect(problems.isEmpty, "night \(number): \(problems.prefix(6))")
     }
   }
+
+  /// `--accept-unproven-feed`: a team that knows its URL works takes a feed nothing proves as
+  /// it is; a feed found dropping notifications, or an absent one, is never taken. Judged by
+  /// the simulator's configuration (what fails, what its feed drops, whether it has a URL) and
+  /// the oracle.
+  @Test(
+    "--accept-unproven-feed takes a feed nothing proves as it is (no sweep, no exit 4 for it); a feed found dropping notifications or an absent one is never accepted"
+  )
+  func acceptedFeed() async throws {
+    let world = try Self.world()
+    let scratch = try EndToEnd.scratch()
+    defer { TemporaryDirectory.remove(scratch) }
+    let accept: (inout MigrationRunOptions) -> Void = {
+      $0.refresh.acceptsUnprovenFeed = true
+      $0.refresh.feedProofIntervalMilliseconds = Self.halfDay
+    }
+    _ = try await Self.night(0, world: world, scratch: scratch, adjust: accept)
+    // Night 1: the feed drops half the notifications, which the renewal check finds.
+    let (_, dropped, _) = try await Self.night(
+      1, world: world, scratch: scratch, maxDataAge: Self.halfDay,
+      configure: { $0.notificationOmissionRate = 0.5 }, adjust: accept)
+    let losing = dropped.refresh.feeds.filter {
+      $0.evidence.contains { $0.contains("without any notification") }
+    }
+    #expect(!losing.isEmpty, "\(dropped.refresh.feeds)")
+    for feed in losing {
+      #expect(!feed.isAccepted && feed.needsAttention && feed.sweep != nil, "\(feed)")
+    }
+    #expect(dropped.exitStatus == 4)
+
+    // Night 2: the proof is due and its request fails; the feed itself is whole.
+    let failing = try FaultPlan.parse(faults: "test-notification:5000000=1", latency: nil)
+    let (night2, accepted, _) = try await Self.night(
+      2, world: world, scratch: scratch, maxDataAge: Self.halfDay,
+      configure: { $0.faults = failing }, adjust: accept)
+    #expect(!accepted.refresh.feeds.isEmpty)
+    for feed in accepted.refresh.feeds {
+      #expect(feed.state == .unproven && feed.isAccepted && !feed.needsAttention, "\(feed)")
+      #expect(feed.sweep == nil && feed.sentence.contains("accepted with --accept-unproven-feed"))
+    }
+    #expect(accepted.exitStatus == 0)
+    let problems = NightlyAuditTests.mismatches(try accepted.run.comparisons(), night2.expected)
+    #expect(problems.isEmpty, "\(problems.prefix(6))")
+
+    // Night 3: no notification URL at all (4040007).
+    let (_, absent, _) = try await Self.night(
+      3, world: world, scratch: scratch,
+      configure: { $0.notificationURLs = [.production: .none, .sandbox: .none] }, adjust: accept)
+    for feed in absent.refresh.feeds {
+      #expect(feed.state == .absent && !feed.isAccepted && feed.needsAttention, "\(feed)")
+    }
+    #expect(absent.exitStatus == 4)
+  }
 }

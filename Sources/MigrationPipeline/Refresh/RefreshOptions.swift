@@ -31,8 +31,10 @@ public struct RefreshOptions: Sendable {
   public var maxDataAgeMilliseconds: Int64
   /// How often the change feed is proven with a test notification: a week by default.
   public var feedProofIntervalMilliseconds: Int64
-  /// Whether an unproven feed (never an absent one) is taken as it is: no sweep, no exit 4 for
-  /// it. For teams that know their notification URL works and cannot prove it.
+  /// Whether a feed nothing proves is taken as it is: no sweep, no exit 4 for it. For teams that
+  /// know their notification URL works and cannot prove it — never an absent feed, nor one
+  /// found losing notifications (renewals without notifications, a test notification sent and
+  /// never listed).
   public var acceptsUnprovenFeed: Bool
   /// The team's token mapping, to follow customers outside the store whose purchase carries an
   /// `appAccountToken` it knows; `nil` when none is given.

@@ -180,6 +180,9 @@ extension RefreshStage {
 
     var problems: [String] = []
     var evidence: [String] = []
+    // Problems that show the feed losing notifications, not only lacking a proof: never
+    // accepted, whatever --accept-unproven-feed says.
+    var losses = 0
     let requested = health.testRequestedMilliseconds.map(Self.day) ?? ""
     if health.testResult == .absent {
       return FeedHealthFacts(
@@ -213,6 +216,7 @@ extension RefreshStage {
       if let seen = health.testSeenMilliseconds {
         evidence.append("it appeared in the notification history on \(Self.day(seen))")
       } else if health.testLookedMilliseconds != nil {
+        losses += 1
         problems.append(
           "the test notification of \(Self.day(requestedAt)) never appeared in the notification "
             + "history, which lists only what Apple sends to a version 2 URL")
@@ -221,6 +225,7 @@ extension RefreshStage {
     // A feed found dropping notifications stays unproven for a proof interval: the drops a
     // renewal check sees are only the ones it can see.
     if let failed = health.checkFailedMilliseconds, instant - failed < interval, instant >= failed {
+      losses += 1
       problems.append(
         (health.checkFailedDetail ?? "renewals came without notifications")
           + (failed == instant ? "" : " (found on \(Self.day(failed)), within the last \(span))"))
@@ -236,10 +241,14 @@ extension RefreshStage {
             + "a notification")
       }
     }
+    if options.acceptsUnprovenFeed, losses > 0 {
+      problems.append(
+        "--accept-unproven-feed takes a feed nothing proves, not one found losing notifications")
+    }
     return FeedHealthFacts(
       environment: name, state: problems.isEmpty ? .healthy : .unproven,
       evidence: problems + evidence,
       provenAt: health.provenMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-      isAccepted: !problems.isEmpty && options.acceptsUnprovenFeed)
+      isAccepted: !problems.isEmpty && options.acceptsUnprovenFeed && losses == 0)
   }
 }

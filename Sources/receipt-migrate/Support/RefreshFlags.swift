@@ -38,7 +38,8 @@ struct RefreshFlags: ParsableArguments {
   var feedProofInterval: String = "7d"
 
   @Flag(
-    help: "Take an unproven change feed as it is (no sweep, no exit 4 for it); never an absent one."
+    help:
+      "Take a change feed nothing proves as it is (no sweep, no exit 4 for it); never an absent one, nor one found losing notifications."
   )
   var acceptUnprovenFeed = false
 
