@@ -74,7 +74,7 @@ enum RunFailures {
           "the \(feed.environment) change feed is \(feed.state.rawValue)"
             + (feed.evidence.first.map { " (\($0))" } ?? "")
             + (run.summary.dataAge.map {
-              "; App Store data is read as of its fetch, the oldest "
+              "; App Store data is read as of the instant it holds through, the oldest "
                 + ($0.oldest?.iso8601 ?? "unrecorded")
             } ?? ""))
       }
