@@ -110,34 +110,53 @@ struct OutsideCustomerTests {
     }
   }
 
+  /// Team-table rows for accounts the legacy data does not hold, two of them naming a customer
+  /// the legacy data never reached — by `original_transaction_id`, by `app_transaction_id` —
+  /// with what the App Store holds for that customer: both backfilled and compared, and their
+  /// table matching. Judged by the world's own truth (the simulator's model, written apart from
+  /// the comparison) and the oracle for every other account.
   @Test(
-    "a team-table row for an account the legacy data does not hold is backfilled from its id, and one without an id is reported"
+    "team-table rows for accounts the legacy data does not hold are backfilled from an original_transaction_id or app_transaction_id column and compared; one without an id is reported; a second run adopts nothing twice"
   )
   func tableAccounts() async throws {
     let world = try EndToEnd.world(seed: 23, accounts: 150)
     let scratch = try EndToEnd.scratch()
     defer { TemporaryDirectory.remove(scratch) }
     let setup = try SimulatorSetup.prepare(worldDirectory: world)
-    // A production customer the legacy data never reached: its account holds only an error
-    // response.
+    let now = setup.world.now
+    // Production customers the legacy data never reached (their accounts hold only error
+    // responses), each with something the App Store grants or once granted.
     let reached = Set(
       setup.world.accounts.flatMap { account in
         account.snapshots.filter { $0.style != .errorStatus }.map(\.customer)
       })
-    let customer = try #require(
-      setup.world.customers.first { customer in
-        !reached.contains(customer.index) && customer.environment == .production
-          && !customer.isForgotten
-          && customer.transactions.contains { $0.ownership == .purchased }
-      })
-    let purchase = try #require(customer.transactions.first { $0.ownership == .purchased })
+    let unreached = setup.world.customers.filter { customer in
+      !reached.contains(customer.index) && customer.environment == .production
+        && !customer.isForgotten && customer.transactions.contains { $0.ownership == .purchased }
+        && !customer.truthEntitlements(at: now, products: setup.world.products).isEmpty
+    }
+    try #require(unreached.count >= 2, "the world should hold two customers no legacy data reached")
+    let byOriginal = unreached[0]
+    let byApp = unreached[1]
+    /// The account's rows as the App Store holds its customer now.
+    func rows(_ account: String, _ customer: Customer, naming ids: (TruthEntitlement) -> String)
+      -> [String]
+    {
+      customer.truthEntitlements(at: now, products: setup.world.products).values
+        .sorted { $0.productId < $1.productId }
+        .map { truth in
+          "\(account),\(truth.productId),\(truth.status.rawValue),"
+            + "\(truth.expiresDate.map { String($0.millisecondsSince1970) } ?? ""),\(ids(truth))"
+        }
+    }
     let original = try String(
       contentsOfFile: "\(world)/current-entitlements.csv", encoding: .utf8)
     var lines = original.split(separator: "\n").map(String.init)
-    lines[0] += ",original_transaction_id"
-    for index in lines.indices.dropFirst() { lines[index] += "," }
-    lines.append("post-cutover-1,\(purchase.productId),active,,\(purchase.originalTransactionId)")
-    lines.append("post-cutover-2,\(purchase.productId),active,,")
+    lines[0] += ",original_transaction_id,app_transaction_id"
+    for index in lines.indices.dropFirst() { lines[index] += ",," }
+    lines += rows("post-cutover-1", byOriginal) { "\($0.originalTransactionId)," }
+    lines += rows("post-cutover-3", byApp) { _ in ",\(byApp.appTransactionId)" }
+    lines.append("post-cutover-2,com.example.plus.monthly,active,,,")
     let table = scratch.appendingPathComponent("table.csv").path
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: table))
 
@@ -145,20 +164,28 @@ struct OutsideCustomerTests {
     defer { appStore.stop() }
     var options = try EndToEnd.options(world: world, reports: scratch.appendingPathComponent("r"))
     options.currentEntitlementsPath = table
-    let outcome = try await EndToEnd.runner(scratch: scratch, appStore: appStore, options: options)
-      .run()
-    #expect(outcome.run.summary.tableAccountsAdopted == 1)
-    #expect(outcome.run.tableOnlyAccounts == ["post-cutover-2"])
-    #expect(outcome.run.summary.tableOnlyAccounts == 1)
-    let adopted = try #require(
-      try outcome.run.comparisons().first { $0.accountId == "post-cutover-1" })
-    #expect(adopted.category == .idsOnly, "\(adopted.category): \(adopted.explanation)")
-    #expect(adopted.evidence.customers.map(\.key) == [customer.appTransactionId])
-    #expect(adopted.evidence.seedIds.map(\.source) == ["team_table"])
-    // Every other account as the world's expectations say.
-    let others = try outcome.run.comparisons().filter { !$0.accountId.hasPrefix("post-cutover") }
-    let problems = try EndToEnd.mismatches(others, world: world)
-    #expect(problems.isEmpty, "\(problems.prefix(6))")
+    for run in 0...1 {
+      options.runId = "run-\(run)"
+      let outcome = try await EndToEnd.runner(
+        scratch: scratch, appStore: appStore, options: options
+      ).run()
+      // Adopted once; the account without an id reported on every run.
+      #expect(outcome.run.summary.tableAccountsAdopted == (run == 0 ? 2 : 0))
+      #expect(outcome.run.tableOnlyAccounts == ["post-cutover-2"])
+      #expect(outcome.run.summary.tableOnlyAccounts == 1)
+      let comparisons = try outcome.run.comparisons()
+      for (account, customer) in [("post-cutover-1", byOriginal), ("post-cutover-3", byApp)] {
+        let adopted = try #require(comparisons.first { $0.accountId == account })
+        #expect(adopted.category == .idsOnly, "\(adopted.category): \(adopted.explanation)")
+        #expect(adopted.tableCategory == .match, "\(account): \(adopted.explanation)")
+        #expect(adopted.evidence.customers.map(\.key) == [customer.appTransactionId])
+        #expect(Set(adopted.evidence.seedIds.map(\.source)) == ["team_table"])
+      }
+      // Every other account as the world's expectations say.
+      let others = comparisons.filter { !$0.accountId.hasPrefix("post-cutover") }
+      let problems = try EndToEnd.mismatches(others, world: world)
+      #expect(problems.isEmpty, "run \(run): \(problems.prefix(6))")
+    }
   }
 
   /// The team's mapping file for a world: every account with the token its app sets (UUID

@@ -37,6 +37,8 @@ extension MigrationRunner {
     // Only the accounts outside the store are remembered (adopting one adds it to the store): a
     // table of a million accounts the store holds is not held in memory.
     var outsiders: Set<AccountKey> = []
+    // An account whose rows name several ids (one per subscription) is one account adopted.
+    var adopted: Set<AccountKey> = []
     let file = Self.fileName(path)
     _ = try CurrentEntitlementsReader.read(path) { rows in
       for (account, row) in rows {
@@ -53,10 +55,11 @@ extension MigrationRunner {
           raw: raw, contentSHA256: SHA256.hash(raw), environment: nil,
           now: now().millisecondsSince1970)
         {
-          adoption.adopted += 1
+          adopted.insert(key)
         }
       }
     }
+    adoption.adopted = adopted.count
     return adoption
   }
 }
