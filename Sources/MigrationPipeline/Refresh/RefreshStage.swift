@@ -4,11 +4,15 @@ import MigrationStore
 
 /// The refresh stage: keeps the App Store side of a store current at the cost of what changed.
 ///
-/// 1. **Change feed.** For each environment the store's customers live in, the notification
-///    history from where the store last read it (minus an overlap) to now, every page, every
-///    signed payload verified; the customers it names are due. Notifications Apple never
-///    delivered are recorded as lost. A window older than Apple keeps makes every customer with
-///    an entitled or time-bounded state due instead.
+/// 1. **Change feed.** For each environment the store's customers live in, its proof (a test
+///    notification, at most once per proof interval), then the notification history from where
+///    the store last read it (minus an overlap) to now, every page, each signed payload verified
+///    on its own; the customers it names are due (one that fails verification names them only
+///    as a hint; a customer outside the store is looked up at the App Store, then followed
+///    through the token mapping or listed as unclaimed). Failed deliveries are pending, lost or
+///    delivered late by Apple's retry schedule. When the feed cannot vouch for the time since —
+///    not healthy, a window not read to its end, a notification naming no one — customers whose
+///    data is older than `--max-data-age` are swept.
 /// 2. **Local triggers.** Stored states that have run out by now (an active status past its
 ///    expiry, a grace period past its end) and billing retry make their customers due.
 /// 3. **Per due customer**, most urgent first: one history call with the stored revision (only
