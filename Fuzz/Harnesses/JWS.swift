@@ -3,11 +3,12 @@
 // notification signedPayload takes, and `receipt-migrate decode`.
 //
 // The input is a compact JWS. Its header is parsed alone, then the whole value is verified as
-// each kind against test roots (Apple's published test vectors and the simulator's), and shown
-// by the inspector behind `decode`, which picks the kind and the expected app from the payload.
-// An input starting with 0xFF is numbers instead, signed into values of every kind (see
-// SignedNumbers.swift). Any verdict is fine; crashes, hangs and broken invariants
-// (`invariant`) are findings.
+// each kind against test roots (Apple's published test vectors and the simulator's), read as a
+// notification that failed verification is read (without trust, for the customer it names),
+// and shown by the inspector behind `decode`, which picks the kind and the expected app from the
+// payload. An input starting with 0xFF is numbers instead, signed into values of every kind (see
+// SignedNumbers.swift). Any verdict is fine; crashes, hangs and broken invariants (`invariant`)
+// are findings.
 
 import Chronology
 import CryptoSupport
@@ -77,6 +78,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   do { _ = try verifier.verifyNotification(jws) } catch { expectDescribed(error) }
   do { _ = try xcodeVerifier.verifyTransaction(jws) } catch { expectDescribed(error) }
   do { _ = try xcodeVerifier.verifyAppTransaction(jws) } catch { expectDescribed(error) }
+  // A notification that failed verification is still read for the ids it names.
+  if let unverified = UnverifiedNotification.read(jws) {
+    invariant(!unverified.kind.isEmpty, "an unverified notification without a kind")
+  }
 
   let report = SignedValueInspector.inspect(
     jws, trustedRoots: roots, bundleId: nil, environment: nil, appAppleId: nil, now: now)

@@ -19,7 +19,11 @@ import MigrationStore
 /// stored state has run out. The figures are the refresh's requests by endpoint (as the
 /// simulator counted them) against the floor the refresh's own bookkeeping gives, the share of
 /// customers whose facts changed in the world, and both nights' costs extrapolated to Apple's
-/// documented 50 requests per second per endpoint.
+/// documented 50 requests per second per endpoint. Then the same night without a change feed:
+/// a copy of the migrated store audited against the world served with no notification URL
+/// (`4040007`, an empty history), where the refresh sweeps every customer whose data is older
+/// than the bound — its cost per night, and extrapolated to a million customers at the audit's
+/// default rate share and at Apple's whole rate.
 public enum AuditBenchmark {
   /// What to measure.
   public struct Settings: Sendable {
@@ -98,11 +102,16 @@ public enum AuditBenchmark {
     public var migration: Night
     /// The audit night.
     public var audit: Night
+    /// The same night without a change feed (no notification URL): every customer swept.
+    public var noFeed: Night
 
-    /// The refresh's floor: notification pages, plus each due customer's incremental history
-    /// pages and one status call, as its bookkeeping counted them.
+    /// The refresh's floor: notification pages (and the `onlyFailures` pages that follow
+    /// pending deliveries, and the feed's proof when one was due), plus each due customer's
+    /// incremental history pages and one status call, as its bookkeeping counted them.
     public var floor: Int {
-      audit.refresh.notificationPages + audit.refresh.historyPages + audit.refresh.statusCalls
+      audit.refresh.notificationPages + audit.refresh.failurePages + audit.refresh.feedRequests
+        + audit.refresh.transactionLookups + audit.refresh.historyPages
+        + audit.refresh.statusCalls
     }
 
     /// The audit night's answers that were not a success (429s under the loopback limit, or a
@@ -150,6 +159,10 @@ public enum AuditBenchmark {
           + "\(seconds(audit.refreshSeconds)) on loopback")
       lines.append(
         "  floor: \(count(audit.refresh.notificationPages)) notification pages + "
+          + "\(count(audit.refresh.failurePages)) pending-delivery pages + "
+          + "\(count(audit.refresh.feedRequests)) feed-proof requests + "
+          + (audit.refresh.transactionLookups > 0
+            ? "\(count(audit.refresh.transactionLookups)) transaction look-ups + " : "")
           + "\(count(audit.refresh.historyPages)) history pages + "
           + "\(count(audit.refresh.statusCalls)) status calls = \(count(floor)); "
           + (unsuccessfulAnswers > 0
@@ -169,6 +182,28 @@ public enum AuditBenchmark {
         "  categories equal the oracle's: \(count(audit.accounts - audit.mismatches)) of "
           + "\(count(audit.accounts)) accounts (migration night: "
           + "\(count(migration.accounts - migration.mismatches)) of \(count(migration.accounts)))")
+      let swept = noFeed.refresh.feeds.reduce(0) { $0 + $1.swept }
+      let sweep = noFeed.served.totalRequests
+      let states = Set(noFeed.refresh.feeds.map(\.state.rawValue)).sorted().joined(separator: ", ")
+      lines.append(
+        "night \(settings.days) without a change feed (no notification URL; feed \(states)): "
+          + "every customer whose data is older than the bound swept: \(count(swept)) customers, "
+          + "\(count(sweep)) requests (" + endpoints(noFeed) + ") in "
+          + "\(seconds(noFeed.refreshSeconds)) on loopback; still due "
+          + "\(count(noFeed.refresh.stillDue)); categories equal the oracle's: "
+          + "\(count(noFeed.accounts - noFeed.mismatches)) of \(count(noFeed.accounts))")
+      // At the default bound of three days a third of the customers are older than it each
+      // night, in the steady state.
+      let perNight = Double(sweep) / 3
+      let busiest = Double(noFeed.requestsByEndpoint.values.max() ?? 0) / 3
+      lines.append(
+        "  per night at --max-data-age 3d (a third of the customers): about "
+          + "\(count(Int(perNight.rounded()))) requests; per million customers "
+          + "\(count(Int((perNight * perMillion).rounded()))) requests: "
+          + "\(seconds(busiest * perMillion / (AuditBenchmark.appleRequestsPerSecond / 2))) at the "
+          + "audit's default rate share (25/s per endpoint), "
+          + "\(seconds(busiest * perMillion / AuditBenchmark.appleRequestsPerSecond)) at Apple's "
+          + "whole 50/s")
       return lines.joined(separator: "\n")
     }
 
@@ -221,23 +256,41 @@ public enum AuditBenchmark {
     let migration = try await night(
       0, world: world, worldValue: worldValue, storePath: storePath, scratch: scratch,
       settings: settings, observer: observer, log: log)
+    // The migrated store, copied for the night without a change feed.
+    let noFeedStore = "\(scratch)/store-no-feed.sqlite"
+    for suffix in ["", "-wal", "-shm"] {
+      if files.fileExists(atPath: noFeedStore + suffix) {
+        try files.removeItem(atPath: noFeedStore + suffix)
+      }
+      if files.fileExists(atPath: storePath + suffix) {
+        try files.copyItem(atPath: storePath + suffix, toPath: noFeedStore + suffix)
+      }
+    }
     let audit = try await night(
       settings.days, world: world, worldValue: worldValue, storePath: storePath,
       scratch: scratch, settings: settings, observer: observer, log: log)
+    // Data of night 0 is a whole number of days old: a bound an hour shorter sweeps it all.
+    let noFeed = try await night(
+      settings.days, world: world, worldValue: worldValue, storePath: noFeedStore,
+      scratch: scratch, settings: settings, observer: observer, log: log,
+      simulatorArguments: ["--notification-url", "none"],
+      maxDataAge: Int64(settings.days) * Timestamp.millisecondsPerDay
+        - Timestamp.millisecondsPerHour)
     let stored = try storedCustomerKeys(storePath)
     let changed = changedCustomers(
       worldValue, from: migration.clock, to: audit.clock
     ).intersection(stored)
     return Report(
       settings: settings, customers: stored.count, changedCustomers: changed.count,
-      migration: migration, audit: audit)
+      migration: migration, audit: audit, noFeed: noFeed)
   }
 
   // MARK: - A night
 
   private static func night(
     _ number: Int, world: String, worldValue: World, storePath: String, scratch: String,
-    settings: Settings, observer: (any ProgressObserver)?, log: (String) -> Void
+    settings: Settings, observer: (any ProgressObserver)?, log: (String) -> Void,
+    simulatorArguments: [String] = [], maxDataAge: Int64? = nil
   ) async throws -> Night {
     let clock = worldValue.now.adding(
       milliseconds: Int64(number) * Timestamp.millisecondsPerDay)
@@ -257,7 +310,7 @@ public enum AuditBenchmark {
       executable: settings.executable,
       arguments: BackfillBenchmark.simulatorArguments(world: world, backfill) + [
         "--clock", clock.iso8601,
-      ])
+      ] + simulatorArguments)
     let served = try LookupSettings.read(from: simulator.clientVariables)
     var configuration = served.configuration
     // History and status at the bench's limit, as the simulator enforces them; the notification
@@ -283,7 +336,10 @@ public enum AuditBenchmark {
         catalogPath: "\(world)/\(GeneratedArchive.FileName.products)",
         currentEntitlementsPath: table, reportsDirectory: "\(scratch)/reports", asOf: nil,
         backfill: BackfillOptions(concurrency: settings.concurrency),
-        refresh: RefreshOptions(concurrency: settings.concurrency), runId: "night-\(number)"),
+        refresh: RefreshOptions(
+          concurrency: settings.concurrency,
+          maxDataAgeMilliseconds: maxDataAge ?? RefreshOptions.defaultMaxDataAgeMilliseconds),
+        runId: "night-\(number)\(simulatorArguments.isEmpty ? "" : "-no-feed")"),
       toolVersion: "bench", now: SystemTime.now, observer: observer)
     let wall = ContinuousClock()
     let began = wall.now

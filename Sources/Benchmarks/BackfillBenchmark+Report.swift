@@ -52,6 +52,9 @@ extension BackfillBenchmark {
     public var backfill: BackfillSummary
     /// The client's request counters.
     public var clientCounts: RequestCountersSnapshot
+    /// Every request the client sent in the run: the backfill's and the refresh's after it (the
+    /// change feed's proof and history), which the simulator answered too.
+    public var clientTotalRequests: Int
     /// What the simulator answered, and its memory and CPU time.
     public var served: SimulatorProcess.Outcome
     /// The fewest requests that store what was stored.
@@ -218,8 +221,9 @@ extension BackfillBenchmark {
           target: "< \(format(Self.targetCompareAndReportSeconds)) s"))
       lines.append(
         "cross-check: the simulator answered \(served.totalRequests) requests, the client counted "
-          + "\(clientCounts.totalRequests) sent: "
-          + (served.totalRequests == clientCounts.totalRequests ? "equal" : "NOT equal"))
+          + "\(clientTotalRequests) sent (\(clientCounts.totalRequests) by the backfill, the rest "
+          + "by the refresh: the change feed's proof and notification history): "
+          + (served.totalRequests == clientTotalRequests ? "equal" : "NOT equal"))
       lines.append(
         "CPU: this process \(format(cpuSeconds, digits: 1)) s, the simulator "
           + "\(format(served.cpuSeconds, digits: 1)) s, over \(format(runSeconds, digits: 1)) s "

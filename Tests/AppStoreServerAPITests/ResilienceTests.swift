@@ -21,6 +21,21 @@ struct ResilienceTests {
     #expect(custom.requestsPerSecond(for: .orderLookup, in: .sandbox) == 3)
   }
 
+  @Test("a share caps every limit, configured ones included, and the busiest second is measured")
+  func share() {
+    let limits = RateLimits(production: [.transactionHistory: 80], share: 0.5)
+    #expect(limits.requestsPerSecond(for: .transactionHistory, in: .production) == 40)
+    #expect(limits.requestsPerSecond(for: .subscriptionStatuses, in: .production) == 25)
+    #expect(limits.requestsPerSecond(for: .orderLookup, in: .sandbox) == 0.5)
+    let clock = ManualClock(1_000_000)
+    let limiter = EndpointRateLimiter(limits: limits, now: { clock.now })
+    let slots = (0..<100).map { _ in limiter.reserve(.subscriptionStatuses, in: .production) }
+    // 25 a second: 40 ms apart, so 25 slots in each second of the clock.
+    #expect(slots[1].milliseconds(since: slots[0]) == 40)
+    #expect(limiter.busiestSecond(of: .subscriptionStatuses, in: .production) == 25)
+    #expect(limiter.busiestSecond(of: .transactionHistory, in: .production) == 0)
+  }
+
   @Test("requests are paced at the limit, per endpoint and environment")
   func pacing() {
     let clock = ManualClock(1_000_000)

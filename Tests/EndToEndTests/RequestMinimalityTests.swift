@@ -36,6 +36,7 @@ struct RequestMinimalityTests {
     var statusAnswers: [String: Int] = [:]
     var notFound: [String: Int] = [:]
     var orderAnswers: [String: Int] = [:]
+    var feed = 0
     for entry in log {
       let id = String(entry.path.split(separator: "/").last ?? "")
       switch (entry.endpoint, entry.status) {
@@ -47,10 +48,20 @@ struct RequestMinimalityTests {
         notFound["\(entry.environment.rawValue) \(id)", default: 0] += 1
       case (.orderLookup?, 200?):
         orderAnswers[id, default: 0] += 1
+      case (.notificationHistory?, 200?), (.requestTestNotification?, 200?),
+        (.testNotificationStatus?, 200?):
+        // The refresh after the backfill: the feed proven, and read up to now.
+        feed += 1
       default:
         Issue.record("unexpected request: \(entry)")
       }
     }
+    let refresh = outcome.refresh
+    #expect(feed == refresh.notificationPages + refresh.feedRequests + refresh.failurePages)
+    #expect(
+      refresh.feedRequests == 6,
+      "per environment: a test notification, its status, and the history searched for it")
+    #expect(refresh.feeds.allSatisfy { $0.state == .healthy }, "\(refresh.feeds)")
     #expect(historyAnswers == customers.pages)
     #expect(statusAnswers == customers.pages.mapValues { _ in 1 })
     #expect(notFound.values.allSatisfy { $0 == 1 }, "an id was asked twice in one environment")

@@ -109,7 +109,7 @@ struct LegacySchemaTests {
       }
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
       #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-      #expect(MigrationStore.schemaVersion == 15)
+      #expect(MigrationStore.schemaVersion == 16)
     }
   }
 }

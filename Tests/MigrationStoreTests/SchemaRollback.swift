@@ -6,6 +6,36 @@ import MigrationStore
 enum SchemaRollback {
   /// What undoes each version, by version.
   static let undo: [Int: String] = [
+    // Schema 16 added the audit's feed health, invalid notifications, delivery states, unclaimed
+    // customers and two refresh reasons.
+    16: """
+    DROP TABLE feed_health;
+    DROP TABLE invalid_notifications;
+    DROP TABLE unclaimed_customers;
+    DROP INDEX lost_notifications_by_delivery;
+    ALTER TABLE lost_notifications DROP COLUMN delivery;
+    ALTER TABLE lost_notifications DROP COLUMN attempts;
+    ALTER TABLE lost_notifications DROP COLUMN final_ms;
+    ALTER TABLE customers DROP COLUMN notified_ms;
+    CREATE TABLE refresh_queue_v15 (
+      customer_id INTEGER PRIMARY KEY NOT NULL REFERENCES customers(id),
+      priority INTEGER NOT NULL,
+      reason TEXT NOT NULL
+        CHECK (reason IN ('ran_out', 'notification', 'billing_retry', 'window_lost')),
+      detail TEXT NOT NULL,
+      data_ms INTEGER,
+      enqueued_ms INTEGER NOT NULL,
+      history_done INTEGER NOT NULL DEFAULT 0,
+      attempts INTEGER NOT NULL DEFAULT 0,
+      last_error TEXT
+    );
+    INSERT INTO refresh_queue_v15 SELECT customer_id, priority, reason, detail, data_ms,
+      enqueued_ms, history_done, attempts, last_error FROM refresh_queue
+      WHERE reason NOT IN ('hint', 'sweep');
+    DROP TABLE refresh_queue;
+    ALTER TABLE refresh_queue_v15 RENAME TO refresh_queue;
+    CREATE INDEX refresh_queue_by_order ON refresh_queue(priority, data_ms, customer_id);
+    """,
     // Schema 15 added set-aside fields and order ids.
     15: """
     DROP TABLE set_aside_fields;

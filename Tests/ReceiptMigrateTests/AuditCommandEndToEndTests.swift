@@ -190,6 +190,70 @@ struct AuditCommandEndToEndTests {
     #expect(Set(got) == Set(oracle))
   }
 
+  /// The commands as a team runs them (real processes, `simulator serve`): the account comes
+  /// from the run's own `lost-notifications.csv`, which the simulator's delivery attempts decide.
+  /// Evidence: our own code (the simulator and the tool), through the executable.
+  @Test(
+    "explain names an account's notifications Apple gave up delivering, with the run that reported them; an account only in the team table is said to be so"
+  )
+  func explainNamesLostNotifications() throws {
+    let directory = try TemporaryDirectory.make(prefix: "explain-lost")
+    defer { TemporaryDirectory.remove(directory) }
+    let generated = try Tool.run(
+      [
+        "simulator", "generate", "--accounts", "400", "--seed", "31", "--days-after", "9", "--out",
+        "world",
+      ], in: directory)
+    #expect(generated.status == 0, "\(generated.standardError)")
+    let night9 = "2025-11-10T00:00:00Z"
+    let expected = try Tool.run(
+      ["simulator", "expected", "--world", "world", "--at", night9, "--table", "table.csv"],
+      in: directory)
+    #expect(expected.status == 0, "\(expected.standardError)")
+    // An account the legacy data does not hold, only in the team's table.
+    let table = directory.appendingPathComponent("table.csv")
+    let handle = try FileHandle(forWritingTo: table)
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("only-in-table,com.example.plus.monthly,active,\n".utf8))
+    try handle.close()
+
+    let first = try Server(
+      world: "world", clock: "2025-11-01T00:00:00Z", latency: nil, in: directory)
+    defer { first.stop() }
+    let migration = try Tool.run(
+      Self.auditArguments(database: "store.sqlite", reports: "r", table: nil), in: directory,
+      environment: first.environment)
+    first.stop()
+    #expect(migration.status == 0, "\(migration.standardError)")
+    let server = try Server(world: "world", clock: night9, latency: nil, in: directory)
+    defer { server.stop() }
+    let audit = try Tool.run(
+      Self.auditArguments(database: "store.sqlite", reports: "r", table: "table.csv"),
+      in: directory, environment: server.environment)
+    // Reported, counted in the headline; not a failure of the night.
+    #expect(audit.status == 0, "\(audit.standardError)")
+    #expect(audit.standardOutput.contains("Accounts only in your table, not compared: 1"))
+
+    // lost-notifications.csv: uuid, …, accounts (8th field); the payloads hold no comma.
+    let lost = try String(
+      contentsOf: directory.appendingPathComponent("r/latest/lost-notifications.csv"),
+      encoding: .utf8
+    ).split(whereSeparator: \.isNewline).dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    }
+    let named = try #require(
+      lost.first { $0.count > 7 && !$0[7].isEmpty }, "some lost notification names an account")
+    let account = String(named[7].split(separator: " ")[0])
+    let explained = try Tool.run(["explain", account, "--db", "store.sqlite"], in: directory)
+    #expect(explained.status == 0, "\(explained.standardError)")
+    let line = explained.standardOutput.split(separator: "\n").first { $0.contains(named[0]) }
+    #expect(line?.contains("lost (reported by run ") == true, "\(explained.standardOutput)")
+
+    let outside = try Tool.run(["explain", "only-in-table", "--db", "store.sqlite"], in: directory)
+    #expect(outside.status == 4)
+    #expect(outside.standardError.contains("only in the team table"), "\(outside.standardError)")
+  }
+
   @Test(
     "SIGINT, SIGTERM and SIGHUP stop a backfill cleanly with 130, 143 and 129; the rerun resumes",
     arguments: [(2, 130), (15, 143), (1, 129)] as [(Int32, Int32)])

@@ -36,6 +36,21 @@ struct FailBeforeWorkTests {
     #expect(!result.standardError.contains("[backfill]"))
   }
 
+  @Test(
+    "a --rate-share that is not a share of Apple's limits is a usage error naming the flag",
+    arguments: [
+      ["audit", "--rate-share", "2"], ["migrate", "--rate-share", "0"],
+      ["backfill", "--rate-share", "half"],
+    ])
+  func rateShare(arguments: [String]) throws {
+    let directory = try scratch()
+    defer { TemporaryDirectory.remove(directory) }
+    let result = try Tool.run(arguments + ["--db", "store.sqlite"], in: directory)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(result.standardError.contains("--rate-share"), "\(result.standardError)")
+    #expect(!result.standardError.contains("[backfill]"))
+  }
+
   @Test("a database readable by others is made owner-only, with a notice")
   func loosePermissions() throws {
     let directory = try scratch()

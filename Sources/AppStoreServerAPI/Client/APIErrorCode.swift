@@ -48,6 +48,10 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
   public static let originalTransactionIdNotFound = APIErrorCode(rawValue: 4_040_005)
   /// 4040006: original transaction id not found, try again.
   public static let originalTransactionIdNotFoundRetryable = APIErrorCode(rawValue: 4_040_006)
+  /// 4040007: no App Store Server Notifications URL is configured for the environment.
+  public static let serverNotificationURLNotFound = APIErrorCode(rawValue: 4_040_007)
+  /// 4040008: no test notification has this token (unknown, or older than six months).
+  public static let testNotificationNotFound = APIErrorCode(rawValue: 4_040_008)
   /// 4040010: transaction id not found in this environment; try the other one.
   public static let transactionIdNotFound = APIErrorCode(rawValue: 4_040_010)
   /// 4040019: the customer has no app transaction.
@@ -90,6 +94,9 @@ public struct APIErrorCode: RawRepresentable, Sendable, Hashable, CustomStringCo
     case .transactionIdNotFound:
       "transaction id not found in this environment; try the other environment"
     case .appTransactionDoesNotExist: "the customer has no app transaction"
+    case .serverNotificationURLNotFound:
+      "no App Store Server Notifications URL is configured for this environment"
+    case .testNotificationNotFound: "no test notification has this token"
     case .rateLimitExceeded: "rate limit exceeded; wait until Retry-After"
     case .generalInternal: "unknown server error"
     case .generalInternalRetryable: "unknown server error; the App Store asks to try again"

@@ -199,6 +199,66 @@ extension AppStoreServerAPIClient {
     return try await perform(call, decode: NotificationHistoryResponse.decode)
   }
 
+  /// Asks the App Store to send a `TEST` notification to the environment's configured
+  /// notification URL.
+  ///
+  /// - Parameter environment: The environment: Apple sends to that environment's URL.
+  /// - Returns: The `testNotificationToken` to ask its status with.
+  /// - Throws: ``AppStoreAPIError``; `4040007` when no URL is configured for the environment.
+  public func requestTestNotification(environment: AppStoreEnvironment)
+    async throws(AppStoreAPIError) -> String
+  {
+    let call = Call(
+      endpoint: .requestTestNotification, method: "POST", path: "/inApps/v1/notifications/test",
+      environment: environment, requestedId: nil)
+    return try await perform(call) { body, _ throws(ResponseDecodingFailure) in
+      try Self.signedMember("testNotificationToken", of: body)
+    }
+  }
+
+  /// What became of a test notification: the notification Apple sent, verified, and its
+  /// delivery attempts.
+  ///
+  /// - Parameters:
+  ///   - token: The `testNotificationToken` from ``requestTestNotification(environment:)``.
+  ///   - environment: The environment the test was requested in.
+  /// - Returns: The status.
+  /// - Throws: ``AppStoreAPIError``; `4040008` for a token Apple does not know.
+  public func testNotificationStatus(_ token: String, environment: AppStoreEnvironment)
+    async throws(AppStoreAPIError) -> TestNotificationStatus
+  {
+    let call = Call(
+      endpoint: .testNotificationStatus, method: "GET",
+      path: "/inApps/v1/notifications/test/\(PercentEncoding.encode(token))",
+      environment: environment, requestedId: token)
+    return try await perform(call) { body, verifier throws(ResponseDecodingFailure) in
+      var signed: String?
+      var attempts: [SendAttempt] = []
+      try ResponseDecodingFailure.reading(body) { reader throws(JSONError) in
+        try reader.beginObject()
+        while let key = try reader.nextKey() {
+          switch key {
+          case "signedPayload": signed = try reader.readOptionalString()
+          case "sendAttempts":
+            attempts =
+              try reader.readOptionalArray { reader throws(JSONError) in
+                try SendAttempt.read(from: &reader)
+              } ?? []
+          default: try reader.skipValue()
+          }
+        }
+      }
+      do throws(VerificationFailure) {
+        return TestNotificationStatus(
+          notification: try signed.map { signed throws(VerificationFailure) in
+            try verifier.verifyNotification(signed)
+          }, sendAttempts: attempts)
+      } catch {
+        throw .verification(error)
+      }
+    }
+  }
+
   /// Sets the app account token (a UUID) of a purchase: a write, for callers that opt in.
   ///
   /// - Parameters:

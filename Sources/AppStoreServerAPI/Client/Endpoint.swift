@@ -18,6 +18,10 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable, Comparable,
   case notificationHistory = "notification_history"
   /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken`.
   case setAppAccountToken = "set_app_account_token"
+  /// `POST /inApps/v1/notifications/test`.
+  case requestTestNotification = "request_test_notification"
+  /// `GET /inApps/v1/notifications/test/{testNotificationToken}`.
+  case testNotificationStatus = "test_notification_status"
 
   /// Apple's documented production limit in requests per second (sandbox gets 10 %).
   public var documentedRequestsPerSecond: Double {
@@ -27,6 +31,9 @@ public enum Endpoint: String, Sendable, Hashable, CaseIterable, Comparable,
       50
     case .setAppAccountToken: 20
     case .orderLookup, .refundHistory: 10
+    // A test notification is asked for once a week; one a second is plenty and never more than
+    // Apple allows.
+    case .requestTestNotification, .testNotificationStatus: 1
     }
   }
 

@@ -22,6 +22,11 @@ public final class EndpointRateLimiter: Sendable {
     var nextArrival: Double = -.infinity
     /// The share of the configured limit currently used, lowered by 429s.
     var share: Double = 1
+    /// The second (of the Unix epoch) the latest slot fell in, and how many slots fell in it.
+    var second: Int64 = .min
+    var inSecond = 0
+    /// The most slots any one second held: the measured rate, beside the cap.
+    var busiestSecond = 0
   }
 
   /// The limits in force.
@@ -86,6 +91,14 @@ public final class EndpointRateLimiter: Sendable {
       let scheduled = max(instant, arrival - tolerance)
       if let bound, scheduled > bound { return (scheduled, false) }
       pace.nextArrival = arrival + interval
+      let second = Int64((scheduled / 1000).rounded(.down))
+      if second == pace.second {
+        pace.inSecond += 1
+      } else {
+        pace.second = second
+        pace.inSecond = 1
+      }
+      pace.busiestSecond = max(pace.busiestSecond, pace.inSecond)
       paces[Key(endpoint: endpoint, environment: environment)] = pace
       return (scheduled, true)
     }
@@ -106,6 +119,10 @@ public final class EndpointRateLimiter: Sendable {
 
   /// Waits for the next slot of `endpoint` in `environment`.
   ///
+  /// A caller woken more than one interval after its slot (a busy machine) takes a new slot
+  /// instead of going at once: the requests reserved after it are due then too, and going
+  /// together they would exceed the rate the server sees. At most three new slots are taken.
+  ///
   /// - Parameters:
   ///   - endpoint: The endpoint to call.
   ///   - environment: The environment to call.
@@ -115,9 +132,14 @@ public final class EndpointRateLimiter: Sendable {
     _ endpoint: Endpoint, in environment: AppStoreEnvironment,
     sleep: @Sendable (Int64) async throws -> Void
   ) async throws {
-    let slot = reserve(endpoint, in: environment)
-    let wait = slot.milliseconds(since: now())
-    if wait > 0 { try await sleep(wait) }
+    var slot = reserve(endpoint, in: environment)
+    for _ in 0..<3 {
+      let wait = slot.milliseconds(since: now())
+      if wait > 0 { try await sleep(wait) }
+      let interval = 1000 / currentRate(of: endpoint, in: environment)
+      guard Double(now().milliseconds(since: slot)) > interval else { return }
+      slot = reserve(endpoint, in: environment)
+    }
   }
 
   /// Slows `endpoint` down after a 429 and holds every request back until `retryAfter`.
@@ -159,6 +181,17 @@ public final class EndpointRateLimiter: Sendable {
       pace.share = min(1, pace.share + limits.recoveryPerSuccess)
       paces[key] = pace
     }
+  }
+
+  /// The most requests of `endpoint` that went in any one second of the clock (each attempt
+  /// counts, retries included): the rate measured, to be shown beside the cap.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint.
+  ///   - environment: The environment.
+  /// - Returns: Requests in the busiest second; 0 when none went.
+  public func busiestSecond(of endpoint: Endpoint, in environment: AppStoreEnvironment) -> Int {
+    paces.withLock { $0[Key(endpoint: endpoint, environment: environment)]?.busiestSecond ?? 0 }
   }
 
   /// The rate `endpoint` is paced at now, in requests per second.

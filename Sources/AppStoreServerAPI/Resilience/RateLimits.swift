@@ -12,6 +12,12 @@ public struct RateLimits: Sendable, Hashable {
   /// The share of the production limit sandbox gets when not set in ``sandbox``: 0.1.
   public var sandboxShare: Double
 
+  /// The share of every limit this client may use: 1 (all of it) by default. Apple's limits
+  /// are per app, shared with everything else that calls the API for the app — the team's live
+  /// server included — so a batch job that paces itself to the whole limit leaves the live
+  /// server nothing. Applied to every endpoint and environment, configured limits included.
+  public var share: Double
+
   /// How many requests may go at once before pacing starts: 1 paces every request.
   public var burst: Int
 
@@ -31,18 +37,20 @@ public struct RateLimits: Sendable, Hashable {
   ///   - production: Production limits per endpoint (requests per second).
   ///   - sandbox: Sandbox limits per endpoint.
   ///   - sandboxShare: The sandbox share of production for endpoints not in `sandbox`.
+  ///   - share: The share of every limit this client may use.
   ///   - burst: Requests allowed at once before pacing.
   ///   - slowdownFactor: Rate multiplier per 429.
   ///   - minimumShare: The floor of a slowed-down rate, as a share of the limit.
   ///   - recoveryPerSuccess: The share of the limit regained per success.
   public init(
     production: [Endpoint: Double] = [:], sandbox: [Endpoint: Double] = [:],
-    sandboxShare: Double = 0.1, burst: Int = 1, slowdownFactor: Double = 0.5,
+    sandboxShare: Double = 0.1, share: Double = 1, burst: Int = 1, slowdownFactor: Double = 0.5,
     minimumShare: Double = 0.05, recoveryPerSuccess: Double = 0.01
   ) {
     self.production = production
     self.sandbox = sandbox
     self.sandboxShare = sandboxShare
+    self.share = share
     self.burst = burst
     self.slowdownFactor = slowdownFactor
     self.minimumShare = minimumShare
@@ -52,7 +60,8 @@ public struct RateLimits: Sendable, Hashable {
   /// Apple's documented limits.
   public static let appleDefaults = RateLimits()
 
-  /// The configured limit of `endpoint` in `environment`, in requests per second.
+  /// The rate `endpoint` in `environment` is capped at: the configured limit times ``share``,
+  /// in requests per second.
   ///
   /// - Parameters:
   ///   - endpoint: The endpoint.
@@ -66,6 +75,7 @@ public struct RateLimits: Sendable, Hashable {
       environment == .production
       ? productionLimit : sandbox[endpoint] ?? productionLimit * sandboxShare
     // A zero or negative setting would stop the run forever; one request a minute is the floor.
-    return max(limit, 1.0 / 60.0)
+    let shared = share.isFinite && share > 0 ? limit * min(share, 1) : limit
+    return max(shared, 1.0 / 60.0)
   }
 }

@@ -63,13 +63,20 @@ public struct GeneratedArchive: Sendable {
   /// - Parameters:
   ///   - instant: the comparison instant, up to the end of the timeline.
   ///   - dataAsOf: when the App Store data compared was fetched, if earlier and never
-  ///     refreshed (see ``ExpectedCategoryOracle/init(world:at:dataAsOf:)``).
+  ///     refreshed (see
+  ///     ``ExpectedCategoryOracle/init(world:at:dataAsOf:dataFetchedAt:maxDataAge:)``).
+  ///   - dataFetchedAt: when it was fetched, if later than `instant`.
+  ///   - maxDataAge: how long never-refreshed data may be read.
+  ///   - followsTokens: whether the comparison follows customers through the team's tokens.
   /// - Returns: the two files' text.
-  public func expectations(at instant: Timestamp, dataAsOf: Timestamp? = nil) -> (
-    expected: String, table: String
-  ) {
-    let expectations = ExpectedCategoryOracle(world: world, at: instant, dataAsOf: dataAsOf)
-      .expectations()
+  public func expectations(
+    at instant: Timestamp, dataAsOf: Timestamp? = nil, dataFetchedAt: Timestamp? = nil,
+    maxDataAge: Int64 = 3 * Timestamp.millisecondsPerDay, followsTokens: Bool = false
+  ) -> (expected: String, table: String) {
+    let expectations = ExpectedCategoryOracle(
+      world: world, at: instant, dataAsOf: dataAsOf, dataFetchedAt: dataFetchedAt,
+      maxDataAge: maxDataAge, followsTokens: followsTokens
+    ).expectations()
     return (
       Header.expected + expected(expectations[...]),
       Header.currentEntitlements + currentEntitlements(expectations[...])

@@ -31,6 +31,12 @@ public struct ExpectedCategoryOracle: Sendable {
   private let instant: Timestamp
   /// The instant the App Store data was fetched at, when it is older than the comparison.
   private let dataAsOf: Timestamp?
+  /// The instant the App Store data was fetched at, when it is later than the comparison: the
+  /// new side is then what that data says about the comparison instant.
+  private let dataFetchedAt: Timestamp?
+  /// How long after its fetch never-refreshed data may be read (the comparison's
+  /// `--max-data-age`).
+  private let maxDataAge: Int64
   private let writer: LegacyResponseWriter
   private let logic: OldEntitlementLogic
   /// The customers each account reaches through its ids.
@@ -47,20 +53,55 @@ public struct ExpectedCategoryOracle: Sendable {
   ///     `instant` and never refreshed: the new side is then the truth of that instant, and an
   ///     account whose customer had a state that has run out by `instant` (an active
   ///     subscription past its expiry, a grace period past its end) is `stale_app_store_data`.
-  public init(world: World, at instant: Timestamp? = nil, dataAsOf: Timestamp? = nil) {
+  ///   - dataFetchedAt: when the App Store data a comparison reads was fetched, if later than
+  ///     `instant`: the new side is then what that data says about `instant` (each subscription
+  ///     from its latest transaction by then, with billing trouble proven by a later status; see
+  ///     ``Customer/reconstructedEntitlements(at:fetchedAt:products:)``).
+  ///   - maxDataAge: with `dataAsOf`, data older than this at `instant` is
+  ///     `stale_app_store_data` whatever it shows (three days, the comparison's default).
+  ///   - followsTokens: whether the comparison follows, through the team's tokens, customers
+  ///     outside its legacy data: an account then also reaches every customer of its own whose
+  ///     purchase by `instant` carries an `appAccountToken` (a first purchase after the cut-over).
+  public init(
+    world: World, at instant: Timestamp? = nil, dataAsOf: Timestamp? = nil,
+    dataFetchedAt: Timestamp? = nil, maxDataAge: Int64 = 3 * Timestamp.millisecondsPerDay,
+    followsTokens: Bool = false
+  ) {
     self.world = world
     self.instant = instant ?? world.now
     self.dataAsOf = dataAsOf.flatMap { $0 < (instant ?? world.now) ? $0 : nil }
+    self.dataFetchedAt = dataFetchedAt.flatMap { $0 > (instant ?? world.now) ? $0 : nil }
+    self.maxDataAge = maxDataAge
     self.writer = LegacyResponseWriter(world: world)
     self.logic = OldEntitlementLogic(catalog: world.catalog)
     var reachable: [[Int]] = []
     let writer = self.writer
+    // A customer's token is its first account's: that account is where a token leads.
+    var firstAccount: [Int: String] = [:]
+    for account in world.accounts {
+      for index in account.customers where firstAccount[index] == nil {
+        firstAccount[index] = account.id
+      }
+    }
     for account in world.accounts {
       var customers: [Int] = []
       for snapshot in account.snapshots where snapshot.style != .errorStatus {
         let customer = world.customers[snapshot.customer]
         guard !customer.isForgotten, !customers.contains(customer.index) else { continue }
         if Self.namesCustomer(snapshot, writer: writer) { customers.append(customer.index) }
+      }
+      if followsTokens {
+        for index in account.customers
+        where !customers.contains(index) && firstAccount[index] == account.id {
+          let customer = world.customers[index]
+          if !customer.isForgotten,
+            customer.transactions.contains(where: {
+              $0.appAccountToken != nil && $0.purchaseDate <= (instant ?? world.now)
+            })
+          {
+            customers.append(index)
+          }
+        }
       }
       reachable.append(customers)
     }
@@ -111,18 +152,22 @@ public struct ExpectedCategoryOracle: Sendable {
     let customers = reachable[index]
     // What ingest will see: usable responses (status 0 or 21006), error responses (an iOS 6
     // receipt without a subscription cannot exist, so the writer stores it as an error), and
-    // the ids any non-error record yields.
-    let usable = account.snapshots.filter { snapshot in
+    // the ids any non-error record yields. The old side reads only the responses the team held
+    // at the comparison instant: those captured later are set aside.
+    let held = account.snapshots.filter { $0.capturedAt <= instant }
+    let usable = held.filter { snapshot in
       switch snapshot.style {
       case .modern: return true
       case .iOS6: return holdsSubscription(snapshot)
       case .rawReceipt, .errorStatus, .appTransactionIdOnly, .orderIdOnly: return false
       }
     }
-    let hasErrors = account.snapshots.contains {
+    let hasErrors = held.contains {
       $0.style == .errorStatus || ($0.style == .iOS6 && !holdsSubscription($0))
     }
-    let hasIds = account.snapshots.contains { Self.namesCustomer($0, writer: writer) }
+    // Ids come from the records, or from a customer followed through its token.
+    let hasIds =
+      account.snapshots.contains { Self.namesCustomer($0, writer: writer) } || !customers.isEmpty
     let newSide = newEntitlements(customers)
     let texts = Dictionary(
       zip(account.snapshots, responses), uniquingKeysWith: { first, _ in first })
@@ -244,9 +289,14 @@ public struct ExpectedCategoryOracle: Sendable {
   private func newEntitlements(_ customers: [Int]) -> [EntitlementKey: TruthEntitlement] {
     var merged: [EntitlementKey: TruthEntitlement] = [:]
     for customer in customers {
-      for (key, entitlement) in world.customers[customer].truthEntitlements(
-        at: dataAsOf ?? instant, products: world.products)
-      {
+      let entitlements =
+        dataFetchedAt.map {
+          world.customers[customer].reconstructedEntitlements(
+            at: instant, fetchedAt: $0, products: world.products)
+        }
+        ?? world.customers[customer].truthEntitlements(
+          at: dataAsOf ?? instant, products: world.products)
+      for (key, entitlement) in entitlements {
         merged[key] = Customer.better(merged[key], entitlement)
       }
     }
@@ -258,6 +308,8 @@ public struct ExpectedCategoryOracle: Sendable {
   /// period then whose grace period has ended.
   private func hasRunOut(_ customers: [Int]) -> Bool {
     guard let dataAsOf else { return false }
+    // Past the maximum data age nothing of never-refreshed data is read.
+    if instant.milliseconds(since: dataAsOf) > maxDataAge { return true }
     for index in customers {
       let customer = world.customers[index]
       let originals = Set(

@@ -15,6 +15,11 @@ public struct GeneratorConfiguration: Sendable {
   public var daysAfter = 0
   /// How often things happen in those days.
   public var timelineRates = TimelineRates()
+  /// The namespace UUID of the team's `appAccountToken`s: when set, every purchase made after
+  /// the clock carries the UUID version 5 of its customer's account id in it (what
+  /// `--derive-tokens` computes), so a customer who first buys after the cut-over can be
+  /// followed into its account. `nil` (the default): purchases carry none.
+  public var appAccountTokenNamespace: String?
   /// How customer stories are distributed (relative weights).
   public var archetypeWeights: [(CustomerArchetype, Double)] = CustomerArchetype.defaultWeights
 

@@ -1,4 +1,5 @@
 import Chronology
+import CryptoSupport
 import LegacyReceipts
 
 /// Generates a world: customers with realistic histories, the team's accounts linked to them
@@ -111,6 +112,11 @@ public struct WorldGenerator: Sendable {
       TimelineExtender(
         world: world, days: configuration.daysAfter, rates: configuration.timelineRates
       ).extend(&world)
+      if let text = configuration.appAccountTokenNamespace,
+        let namespace = NameBasedUUID.bytes(of: text)
+      {
+        PostCutoverTokens(namespace: namespace).assign(to: &world)
+      }
     }
     return world
   }

@@ -12,6 +12,9 @@ public struct AccountComparator: Sendable {
   public var catalog: ProductCatalog?
   /// The key rules.
   public var classifier: KeyClassifier
+  /// How long after the instant its data holds through a customer's data may still be read
+  /// (`--max-data-age`); `nil` for no bound.
+  public var maxDataAgeMilliseconds: Int64?
 
   /// Creates a comparator.
   ///
@@ -19,12 +22,16 @@ public struct AccountComparator: Sendable {
   ///   - asOf: the comparison instant.
   ///   - catalog: the product catalogue.
   ///   - expiryTolerance: how far apart expiries may be and still agree.
+  ///   - maxDataAgeMilliseconds: see ``maxDataAgeMilliseconds``.
   public init(
-    asOf: Timestamp, catalog: ProductCatalog?, expiryTolerance: Int64 = Timestamp.millisecondsPerDay
+    asOf: Timestamp, catalog: ProductCatalog?,
+    expiryTolerance: Int64 = Timestamp.millisecondsPerDay,
+    maxDataAgeMilliseconds: Int64? = nil
   ) {
     self.asOf = asOf
     self.catalog = catalog
     self.classifier = KeyClassifier(expiryTolerance: expiryTolerance)
+    self.maxDataAgeMilliseconds = maxDataAgeMilliseconds
   }
 
   /// Compares one account.
@@ -32,7 +39,10 @@ public struct AccountComparator: Sendable {
   /// - Parameter input: what is known about the account.
   /// - Returns: its classification, explanation and evidence.
   public func compare(_ input: AccountInput) -> AccountComparison {
-    let clusters = latestPerAppleAccount(input.responses)
+    // The old side reads only what the team held at the comparison instant: responses captured
+    // after it are set aside (and said so), never evaluated as of an instant before they existed.
+    let heldResponses = input.responses.filter { !isAfterComparison($0.capturedAt) }
+    let clusters = latestPerAppleAccount(heldResponses)
     let captureInstant = clusters.compactMap(\.capturedAt).max()
     var evidence = AccountEvidence(
       capturedAt: captureInstant, legacyRecords: input.records, seedIds: input.seeds, customers: [])
@@ -44,15 +54,27 @@ public struct AccountComparator: Sendable {
     evidence.orderIds = input.orders
     evidence.legacyOriginalApplicationVersions = PaidToFreeEvidence.legacyVersions(of: clusters)
     let evaluatedVersions = Set(clusters.map(\.version))
-    for index in evidence.legacyRecords.indices
-    where evaluatedVersions.contains(evidence.legacyRecords[index].version) {
-      evidence.legacyRecords[index].isEvaluated = true
+    for index in evidence.legacyRecords.indices {
+      let record = evidence.legacyRecords[index]
+      if evaluatedVersions.contains(record.version) {
+        evidence.legacyRecords[index].isEvaluated = true
+      }
+      if record.kind == "response", isAfterComparison(record.capturedAt) {
+        evidence.legacyRecords[index].isCapturedAfterInstant = true
+      }
     }
     var secondary: [String] = []
+    let setAside = evidence.legacyRecords.count(where: \.isCapturedAfterInstant)
+    if setAside > 0 {
+      secondary.append(
+        "\(setAside) stored response(s) captured after \(ExplanationWriter.day(asOf)) set aside: "
+          + "the team did not hold them at the comparison instant")
+    }
     let errorRecords = input.records.filter {
       $0.kind == "response" && !ReceiptStatus(rawValue: $0.status ?? 0).carriesTransactions
+        && !isAfterComparison($0.capturedAt)
     }
-    if !errorRecords.isEmpty && !input.responses.isEmpty {
+    if !errorRecords.isEmpty && !heldResponses.isEmpty {
       secondary.append(
         "\(errorRecords.count) stored response(s) with an error status beside the usable ones")
     }
@@ -109,7 +131,7 @@ public struct AccountComparator: Sendable {
     }
 
     // MARK: Account-level checks, in precedence order.
-    if input.responses.isEmpty && !errorRecords.isEmpty {
+    if heldResponses.isEmpty && !errorRecords.isEmpty {
       let codes = Set(errorRecords.compactMap(\.status)).sorted().map {
         "\($0) (\(ReceiptStatus(rawValue: $0).meaning))"
       }
@@ -242,11 +264,15 @@ public struct AccountComparator: Sendable {
       }
       return finish(category, explanation, keys: keys)
     }
-    if input.responses.isEmpty {
+    if heldResponses.isEmpty {
       let granted = keys.compactMap(\.new).filter(\.isEntitled).compactMap(\.productId)
+      let why =
+        input.responses.isEmpty
+        ? "only ids were stored"
+        : "every stored response was captured after \(ExplanationWriter.day(asOf))"
       return finish(
         .idsOnly,
-        "only ids were stored, so the old logic cannot be evaluated; the App Store grants "
+        "\(why), so the old logic cannot be evaluated; the App Store grants "
           + (granted.isEmpty ? "nothing" : granted.joined(separator: ", ")),
         keys: keys)
     }
@@ -271,6 +297,11 @@ public struct AccountComparator: Sendable {
   }
 
   // MARK: - The old side
+
+  /// Whether a capture instant lies after the comparison instant (an unknown one does not).
+  func isAfterComparison(_ capturedAt: Timestamp?) -> Bool {
+    capturedAt.map { $0 > asOf } ?? false
+  }
 
   /// The latest usable response of each Apple Account: responses are grouped by the original
   /// transaction ids they share (a response without ids stands alone).
@@ -366,6 +397,19 @@ public struct AccountComparator: Sendable {
     let logic = NewEntitlementLogic(catalog: catalog)
     return customers.flatMap { customer in
       var evidence = logic.staleness(of: customer.data, customerKey: customer.key, at: asOf)
+      // Past the instant it holds through, a state holds only while it provably cannot have
+      // changed; expired, billing retry, revoked and one-time ownership can all change, so
+      // beyond the maximum data age nothing is read from it.
+      if let maxAge = maxDataAgeMilliseconds,
+        let vouched = customer.vouchedThrough ?? customer.data.statusesSignedAt,
+        asOf.milliseconds(since: vouched) > maxAge
+      {
+        evidence.append(
+          StaleEvidence(
+            customerKey: customer.key, group: nil, productId: nil,
+            signedDate: customer.data.statusesSignedAt,
+            kind: .tooOld(vouchedThrough: vouched, maxAgeMilliseconds: maxAge)))
+      }
       if let reason = customer.pendingRefresh {
         evidence.append(
           StaleEvidence(

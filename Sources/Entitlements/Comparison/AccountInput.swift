@@ -39,12 +39,16 @@ public struct AccountInput: Sendable {
     public var pendingRefresh: String?
     /// The `originalApplicationVersion` of its app transaction, when one was fetched.
     public var originalApplicationVersion: String?
+    /// The latest instant the customer's data is known to hold through: when it was fetched,
+    /// or later when a change feed that was read to there and vouched for it named no change
+    /// (the environment's watermark). `nil` when unknown (the statuses' signing then stands in).
+    public var vouchedThrough: Timestamp?
 
     /// Creates a customer.
     public init(
       key: String, environment: String, otherAccounts: [String], data: AppStoreCustomerData,
       isComplete: Bool = true, pendingRefresh: String? = nil,
-      originalApplicationVersion: String? = nil
+      originalApplicationVersion: String? = nil, vouchedThrough: Timestamp? = nil
     ) {
       self.originalApplicationVersion = originalApplicationVersion
       self.key = key
@@ -53,6 +57,7 @@ public struct AccountInput: Sendable {
       self.data = data
       self.isComplete = isComplete
       self.pendingRefresh = pendingRefresh
+      self.vouchedThrough = vouchedThrough
     }
   }
 

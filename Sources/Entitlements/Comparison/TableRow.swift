@@ -10,11 +10,17 @@ public struct TableRow: Hashable, Sendable {
   public var status: EntitlementStatus
   /// The expiry it holds, if any.
   public var expiresAt: Timestamp?
+  /// The customer's id the row names (`original_transaction_id`, else `app_transaction_id`),
+  /// when the table carries one: an account the legacy data does not hold is backfilled from it.
+  public var customerId: String?
 
   /// Creates a row.
-  public init(productId: String, status: EntitlementStatus, expiresAt: Timestamp?) {
+  public init(
+    productId: String, status: EntitlementStatus, expiresAt: Timestamp?, customerId: String? = nil
+  ) {
     self.productId = productId
     self.status = status
     self.expiresAt = expiresAt
+    self.customerId = customerId
   }
 }

@@ -21,12 +21,15 @@ public struct AccountEvidence: Hashable, Sendable {
     public var isEvaluated: Bool
     /// The fields ingest set aside from it (a partial record); empty for a whole one.
     public var setAside: [SetAside]
+    /// Whether it is a response captured after the comparison instant, which the old side
+    /// does not read (the team did not hold it then).
+    public var isCapturedAfterInstant: Bool
 
     /// Creates a record summary.
     public init(
       version: Int, kind: String, source: String, status: Int64?, environment: String?,
       capturedAt: Timestamp?,
-      isEvaluated: Bool, setAside: [SetAside] = []
+      isEvaluated: Bool, setAside: [SetAside] = [], isCapturedAfterInstant: Bool = false
     ) {
       self.setAside = setAside
       self.version = version
@@ -36,6 +39,7 @@ public struct AccountEvidence: Hashable, Sendable {
       self.environment = environment
       self.capturedAt = capturedAt
       self.isEvaluated = isEvaluated
+      self.isCapturedAfterInstant = isCapturedAfterInstant
     }
   }
 

@@ -25,7 +25,11 @@ public struct NewEntitlementLogic: Sendable {
   ///
   /// A status is Apple's answer as of its `signedDate`. For an instant before that, the
   /// statuses describe a later moment, so the entitlements are reconstructed from the history
-  /// instead (see ``reconstruct(_:at:)``). For an instant after a status has run out (see
+  /// instead (see ``reconstruct(_:at:)``) — except where a status signed later proves what held
+  /// at the instant: a billing-retry or grace-period status whose latest transaction had already
+  /// expired by then was in billing retry since that expiry (a recovery would have made a new
+  /// transaction), so at the instant it was in its grace period (before the grace period's end)
+  /// or in billing retry. For an instant after a status has run out (see
   /// ``staleness(of:customerKey:at:)``) the status is still returned here: callers check
   /// staleness first and never compare a stale customer.
   ///
@@ -37,7 +41,20 @@ public struct NewEntitlementLogic: Sendable {
     EntitlementView]
   {
     if let fetched = data.statusesSignedAt, instant < fetched {
-      return reconstruct(data.transactions, at: instant)
+      var views = reconstruct(data.transactions, at: instant)
+      for entry in data.statuses {
+        guard let proven = Self.provenBillingState(of: entry, at: instant) else { continue }
+        var view = Self.view(of: entry)
+        view.status = proven
+        view.gracePeriodExpiresDate =
+          proven == .gracePeriod ? entry.renewal?.gracePeriodExpiresDate : nil
+        // The same subscription's reconstruction ("expired") is what the proof replaces.
+        if views[view.key]?.originalTransactionId == entry.originalTransactionId {
+          views[view.key] = nil
+        }
+        views[view.key] = Self.better(views[view.key], view)
+      }
+      return views
     }
     var views: [EntitlementKey: EntitlementView] = [:]
     for entry in data.statuses {
@@ -48,6 +65,23 @@ public struct NewEntitlementLogic: Sendable {
       views[view.key] = Self.better(views[view.key], view)
     }
     return views
+  }
+
+  /// What a billing-retry or grace-period status signed after `instant` proves about it: when
+  /// its latest transaction expired at or before `instant` (and the status was still billing
+  /// trouble when signed, so no renewal came between), the subscription was in its grace period
+  /// at `instant` if the grace period had not ended, else in billing retry. `nil` when the
+  /// status proves nothing about `instant`.
+  static func provenBillingState(of entry: StatusEntry, at instant: Timestamp)
+    -> EntitlementStatus?
+  {
+    guard let signed = entry.signedDate, instant < signed,
+      entry.status == .billingRetry || entry.status == .billingGracePeriod,
+      let expired = entry.transaction.expiresDate, expired <= instant,
+      entry.transaction.revocationDate.map({ $0 > instant }) ?? true
+    else { return nil }
+    if let grace = entry.renewal?.gracePeriodExpiresDate, instant < grace { return .gracePeriod }
+    return .billingRetry
   }
 
   /// What in a customer's stored statuses has run out by `instant`: an active status whose

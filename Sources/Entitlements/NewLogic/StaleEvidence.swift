@@ -17,6 +17,9 @@ public struct StaleEvidence: Hashable, Sendable {
     case gracePeriodEnded(gracePeriodExpiresDate: Timestamp)
     /// The customer is due for a refresh that has not happened yet; the detail says why.
     case refreshPending(reason: String)
+    /// Nothing vouches for the data since this instant, and the comparison instant is more
+    /// than the maximum data age after it: any state may have changed unseen.
+    case tooOld(vouchedThrough: Timestamp, maxAgeMilliseconds: Int64)
   }
 
   /// The customer's key.
@@ -55,6 +58,12 @@ public struct StaleEvidence: Hashable, Sendable {
         "\(fetched) that \(product) was in its billing grace period until \(ExplanationWriter.day(grace))"
     case .refreshPending(let reason):
       return "customer \(customerKey) is due to be asked again: \(reason)"
+    case .tooOld(let vouched, let maxAge):
+      let days = Double(maxAge) / Double(Timestamp.millisecondsPerDay)
+      let bound = days == days.rounded() ? "\(Int(days)) d" : "\(maxAge / 60_000) min"
+      return "customer \(customerKey)'s App Store data holds through "
+        + "\(ExplanationWriter.day(vouched)) and nothing vouches for it since: more than the "
+        + "maximum data age (\(bound)) before the comparison, so any state of it may have changed"
     }
   }
 }

@@ -17,12 +17,18 @@ public struct CompareOptions: Sendable {
   public var expiryTolerance: Int64
   /// The team's `appAccountToken` for each account, when tokens are audited.
   public var tokens: AccountTokenMapping?
+  /// How long after the instant its data holds through a customer's data may still be read
+  /// (`--max-data-age`); `nil` for no bound.
+  public var maxDataAgeMilliseconds: Int64?
+  /// Per environment, the instant its App Store data is current through (the refresh's
+  /// watermark: the feed was read to there, vouched for it, and nothing is left due).
+  public var watermarks: [String: Timestamp] = [:]
 
   /// Creates options.
   public init(
     asOf: Timestamp, catalog: ProductCatalog? = nil, table: [AccountKey: [TableRow]]? = nil,
     storedTableRunId: String? = nil, expiryTolerance: Int64 = Timestamp.millisecondsPerDay,
-    tokens: AccountTokenMapping? = nil
+    tokens: AccountTokenMapping? = nil, maxDataAgeMilliseconds: Int64? = nil
   ) {
     self.asOf = asOf
     self.catalog = catalog
@@ -30,5 +36,6 @@ public struct CompareOptions: Sendable {
     self.storedTableRunId = storedTableRunId
     self.expiryTolerance = expiryTolerance
     self.tokens = tokens
+    self.maxDataAgeMilliseconds = maxDataAgeMilliseconds
   }
 }

@@ -123,6 +123,7 @@ public struct CompareStage {
     throws -> [AccountComparison]
   {
     let comparator = self.comparator
+    let watermarks = options.watermarks
     let records = inputs.records
     let table = inputs.table
     let auditor = options.tokens.map(TokenAuditor.init(mapping:))
@@ -131,7 +132,8 @@ public struct CompareStage {
     DispatchQueue.concurrentPerform(iterations: records.count) { index in
       let comparison = Result {
         let input = try Self.input(
-          for: records[index], table: table?[index], pendingRefreshes: pending)
+          for: records[index], table: table?[index], pendingRefreshes: pending,
+          watermarks: watermarks)
         var compared = comparator.compare(input)
         compared.tokenAudit = auditor?.audit(
           accountId: input.accountId, customers: Self.tokenCustomers(records[index], input))
@@ -165,7 +167,8 @@ public struct CompareStage {
 
   private var comparator: AccountComparator {
     AccountComparator(
-      asOf: options.asOf, catalog: options.catalog, expiryTolerance: options.expiryTolerance)
+      asOf: options.asOf, catalog: options.catalog, expiryTolerance: options.expiryTolerance,
+      maxDataAgeMilliseconds: options.maxDataAgeMilliseconds)
   }
 
   // MARK: - From stored rows to comparison inputs
@@ -213,9 +216,10 @@ public struct CompareStage {
   ///   - records: what the store holds for the account.
   ///   - table: the account's rows of the team table, or `nil` when no table is compared.
   ///   - pendingRefreshes: the refreshes still due, by customer.
+  ///   - watermarks: per environment, the instant its data is current through.
   static func input(
     for records: AccountRecords, table: [TableRow]?,
-    pendingRefreshes: [Int64: String] = [:]
+    pendingRefreshes: [Int64: String] = [:], watermarks: [String: Timestamp] = [:]
   ) throws -> AccountInput {
     var responses: [AccountInput.Response] = []
     var evidence: [AccountEvidence.LegacyRecord] = []
@@ -263,7 +267,8 @@ public struct CompareStage {
           }),
         isComplete: customer.row.isHistoryComplete && customer.row.areStatusesComplete,
         pendingRefresh: pendingRefreshes[customer.row.id],
-        originalApplicationVersion: customer.originalApplicationVersion)
+        originalApplicationVersion: customer.originalApplicationVersion,
+        vouchedThrough: Self.vouchedThrough(customer.row, watermarks: watermarks))
     }
     var input = AccountInput(
       accountId: records.accountId, responses: responses, records: evidence, seeds: seeds,
@@ -278,5 +283,17 @@ public struct CompareStage {
         lastError: order.outcome?.lastError)
     }
     return input
+  }
+
+  /// The latest instant a customer's data holds through: its fetch, or its environment's
+  /// watermark when that is later (the feed vouched for the time between); `nil` when its fetch
+  /// is not recorded (stored before schema version 4).
+  static func vouchedThrough(_ customer: CustomerRow, watermarks: [String: Timestamp])
+    -> Timestamp?
+  {
+    guard let fetched = customer.statusesFetchedMilliseconds else { return nil }
+    let instant = Timestamp(millisecondsSince1970: fetched)
+    guard let watermark = watermarks[customer.environment] else { return instant }
+    return max(instant, watermark)
   }
 }

@@ -7,8 +7,10 @@ import Synchronization
 /// Reads the team's current entitlement table (`--current-entitlements FILE`): a CSV with the
 /// header `account_id,product_id,status,expires_at` (columns found by name, any order; `status`
 /// one of `active`, `expired`, `billing_retry`, `grace_period`, `revoked`, or `entitled` /
-/// `not_entitled`; `expires_at` ISO 8601 or Unix ms, optional). Bad rows are rejected with their
-/// line and reason, and the rest is read.
+/// `not_entitled`; `expires_at` ISO 8601 or Unix ms, optional), and optionally
+/// `original_transaction_id` and `app_transaction_id` (the customer's id, so that an account the
+/// legacy data does not hold can be backfilled). Bad rows are rejected with their line and
+/// reason, and the rest is read.
 public enum CurrentEntitlementsReader {
   /// What was read.
   public struct Table: Sendable {
@@ -151,6 +153,26 @@ public enum CurrentEntitlementsReader {
     return (rowsRead, rejected)
   }
 
+  /// Whether a table carries a customer id column (`original_transaction_id` or
+  /// `app_transaction_id`).
+  ///
+  /// - Parameter path: the CSV file.
+  /// - Returns: whether it does.
+  /// - Throws: ``Failure`` when it cannot be read or lacks a required column.
+  public static func carriesCustomerIds(_ path: String) throws -> Bool {
+    guard let file = FileHandle(forReadingAtPath: path) else {
+      throw Failure(description: "the current entitlements file \(path) cannot be read")
+    }
+    defer { try? file.close() }
+    var lines = LineSplitter()
+    let block = (try? file.read(upToCount: 1 << 16)) ?? nil
+    guard let header = lines.feed(block ?? Data()).first ?? lines.finish() else {
+      throw Failure(description: "the current entitlements file \(path) is empty")
+    }
+    let columns = try Columns(header: header, path: path)
+    return columns.originalTransactionId != nil || columns.appTransactionId != nil
+  }
+
   /// Checks, before any work, that a table can be read and has the required columns.
   ///
   /// - Parameter path: the CSV file.
@@ -174,6 +196,8 @@ public enum CurrentEntitlementsReader {
     let product: Int
     let status: Int
     let expires: Int?
+    let originalTransactionId: Int?
+    let appTransactionId: Int?
 
     init(header: String, path: String) throws {
       let names = CurrentEntitlementsReader.fields(
@@ -192,6 +216,8 @@ public enum CurrentEntitlementsReader {
       self.product = product
       self.status = status
       expires = names.firstIndex(of: "expires_at")
+      originalTransactionId = names.firstIndex(of: "original_transaction_id")
+      appTransactionId = names.firstIndex(of: "app_transaction_id")
     }
 
     func row(_ values: [String]) -> Result<(accountId: String, row: TableRow), Rejection> {
@@ -211,8 +237,17 @@ public enum CurrentEntitlementsReader {
         }
         expiry = parsed
       }
+      func value(_ column: Int?) -> String? {
+        guard let column, column < values.count, !values[column].isEmpty else { return nil }
+        return values[column]
+      }
       return .success(
-        (values[account], TableRow(productId: values[product], status: label, expiresAt: expiry)))
+        (
+          values[account],
+          TableRow(
+            productId: values[product], status: label, expiresAt: expiry,
+            customerId: value(originalTransactionId) ?? value(appTransactionId))
+        ))
     }
   }
 

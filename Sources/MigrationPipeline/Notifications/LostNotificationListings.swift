@@ -18,7 +18,8 @@ public enum LostNotificationListings {
     try store.lostNotifications(reportedBy: runId).map(notification)
   }
 
-  /// The lost notifications of an account's customers, whichever run reported them.
+  /// The failed deliveries (lost or pending) of an account's customers, whichever run reported
+  /// them.
   ///
   /// - Parameters:
   ///   - accountId: the account.
@@ -37,13 +38,16 @@ public enum LostNotificationListings {
   /// - Returns: the notification.
   public static func notification(_ listing: LostNotificationListing) -> LostNotification {
     let row = listing.notification
-    return LostNotification(
+    var notification = LostNotification(
       uuid: row.uuid, environment: row.environment, type: row.type, subtype: row.subtype,
       signedDate: row.signedMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
       originalTransactionId: row.originalTransactionId, customerKey: listing.customerKey,
       accounts: listing.accounts,
       firstAttempt: row.firstAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
       lastAttempt: row.lastAttemptMilliseconds.map(Timestamp.init(millisecondsSince1970:)),
-      reason: row.lastResult, signedPayload: row.signedPayload)
+      reason: row.lastResult, signedPayload: row.signedPayload, delivery: row.delivery.rawValue,
+      failedAttempts: row.failedAttempts)
+    notification.reportedRunId = listing.reportedRunId
+    return notification
   }
 }

@@ -23,6 +23,8 @@ public enum RecipeSetting: String, CaseIterable, Hashable, Sendable {
   case maxRequests = "max-requests"
   /// The refresh's time budget (`--max-duration`).
   case maxDuration = "max-duration"
+  /// The share of Apple's per-app rate limits the job may use (`--rate-share`).
+  case rateShare = "rate-share"
   /// Where run folders are written (`--reports`).
   case reports
   /// Whether reports pseudonymise account ids (`--redact`).
@@ -57,7 +59,7 @@ public enum RecipeSetting: String, CaseIterable, Hashable, Sendable {
     switch self {
     case .legacy: return .paths
     case .catalog, .currentEntitlements, .tokens, .reports, .metricsFile: return .path
-    case .deriveTokens, .failOn, .notifyCommand, .webhook: return .text
+    case .deriveTokens, .failOn, .notifyCommand, .webhook, .rateShare: return .text
     case .failThreshold, .maxRequests, .keepReports: return .count
     case .maxDuration: return .duration
     case .redact: return .flag

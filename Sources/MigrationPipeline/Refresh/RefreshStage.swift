@@ -4,17 +4,23 @@ import MigrationStore
 
 /// The refresh stage: keeps the App Store side of a store current at the cost of what changed.
 ///
-/// 1. **Change feed.** For each environment the store's customers live in, the notification
-///    history from where the store last read it (minus an overlap) to now, every page, every
-///    signed payload verified; the customers it names are due. Notifications Apple never
-///    delivered are recorded as lost. A window older than Apple keeps makes every customer with
-///    an entitled or time-bounded state due instead.
+/// 1. **Change feed.** For each environment the store's customers live in, its proof (a test
+///    notification, at most once per proof interval), then the notification history from where
+///    the store last read it (minus an overlap) to now, every page, each signed payload verified
+///    on its own; the customers it names are due (one that fails verification names them only
+///    as a hint; a customer outside the store is looked up at the App Store, then followed
+///    through the token mapping or listed as unclaimed). Failed deliveries are pending, lost or
+///    delivered late by Apple's retry schedule. When the feed cannot vouch for the time since —
+///    not healthy, a window not read to its end, a notification naming no one — customers whose
+///    data is older than `--max-data-age` are swept.
 /// 2. **Local triggers.** Stored states that have run out by now (an active status past its
 ///    expiry, a grace period past its end) and billing retry make their customers due.
 /// 3. **Per due customer**, most urgent first: one history call with the stored revision (only
 ///    what was added or changed since; more pages while `hasMore`), each page stored with its new
 ///    revision in one transaction; then one status call, stored together with taking the customer
-///    off the queue. A revision Apple refuses (`4000005`) restarts that customer's walk.
+///    off the queue. A revision Apple refuses (`4000005`) is asked once more; refused twice, the
+///    customer's whole history is walked once; refused again, the customer fails for this run
+///    with the reason (it stays due), so a revision Apple keeps refusing never loops.
 ///
 /// Everything it learns is persisted as it goes — the window's pagination token with the
 /// customers each page named, each history page with its revision, the statuses with the queue —
@@ -80,9 +86,36 @@ public actor RefreshStage {
       guard let named = AppStoreEnvironment.named(environment),
         options.environment.map({ $0 == named }) ?? true
       else { continue }
-      try await readNotifications(
+      try await proveFeed(named, clock: clock)
+      let reading = try await readNotifications(
         in: named, earliestFetch: unknownFetch > 0 ? nil : earliestFetch, clock: clock)
+      try await lookUpInvalidNotifications(in: named)
+      try await followPendingDeliveries(in: named, clock: clock)
+      var feed = try assessFeed(named, reading: reading, clock: clock)
+      // Whom the feed cannot vouch for tonight is asked again by the age of their data.
+      var reasons: [String] = []
+      if feed.needsAttention {
+        reasons.append("the \(environment) change feed is \(feed.state.rawValue)")
+      }
+      if let failure = reading.failure {
+        reasons.append(
+          "the \(environment) notification history could not be read to the end: \(failure)")
+      }
+      if let unknown = reading.unreadableNotification { reasons.append(unknown) }
+      if !reasons.isEmpty {
+        feed.sweep = reasons.joined(separator: "; ")
+        feed.swept = try sweep(environment, because: feed.sweep ?? "", clock: clock)
+        let vouched = try store.notificationFeed(environment: environment)?.watermarkMilliseconds
+        summary.warnings.append(
+          "\(environment): the change feed cannot vouch for every customer tonight ("
+            + (feed.sweep ?? "") + "): \(feed.swept) customer(s) whose App Store data is older "
+            + "than --max-data-age were made due, oldest first"
+            + (vouched.map { "; the feed last vouched for the data through \(Self.day($0))" }
+              ?? ""))
+      }
+      summary.feeds.append(feed)
     }
+    try followUnclaimedCustomers()
     try enqueueLocalTriggers(clock: clock)
     let queue = try store.refreshQueue()
     for row in queue { summary.dueByReason[row.reason.rawValue, default: 0] += 1 }
@@ -97,6 +130,7 @@ public actor RefreshStage {
       })
     try advanceWatermarks()
     summary.stillDue = try store.refreshQueue().count
+    summary.pendingNotifications = try store.pendingNotifications().count
     summary.requests = requestsReserved
     summary.durationMilliseconds = now().milliseconds(since: startedAt)
     observer?.stageFinished(Self.name)
@@ -136,6 +170,7 @@ public actor RefreshStage {
     let fetchedAt = appStoreNow()
     if !row.isHistoryDone {
       var revision = customer.historyRevision
+      var refusals = 0
       while true {
         try StopRequest.checkpoint()
         guard reserveRequest() else { return false }
@@ -146,12 +181,29 @@ public actor RefreshStage {
             environment: environment)
         } catch {
           if error.errorCode == .invalidRevision, revision != nil {
-            // Apple no longer accepts the stored revision: walk the whole history again.
-            try store.restartRefreshHistory(
-              customerId: customer.id, now: now().millisecondsSince1970)
-            summary.revisionRestarts += 1
-            revision = nil
-            continue
+            refusals += 1
+            summary.revisionRefusals += 1
+            switch refusals {
+            case 1:
+              // One refusal may be the App Store's passing state: the same request once more.
+              continue
+            case 2:
+              // Refused twice: Apple no longer accepts the revision. The whole history, once.
+              try store.restartRefreshHistory(
+                customerId: customer.id, now: now().millisecondsSince1970)
+              summary.revisionRestarts += 1
+              revision = nil
+              continue
+            default:
+              // Refused again, this time a revision the walk of the whole history was just
+              // given: walking again would loop for ever. The customer stays due, with why.
+              try fail(
+                customer.id,
+                reason: "the App Store refused its history revision (4000005) \(refusals) times, "
+                  + "the last during a walk of its whole history; it is asked again on the next "
+                  + "run")
+              return true
+            }
           }
           try fail(customer.id, error)
           return true
@@ -187,21 +239,33 @@ public actor RefreshStage {
     if case .unauthorized = error.kind { throw error }
     if case .cancelled = error.kind { throw CancellationError() }
     if error.errorCode == .invalidAppIdentifier { throw error }
-    try store.recordRefreshFailure(customerId: customerId, error: error.description)
+    try fail(customerId, reason: error.description)
+  }
+
+  /// Records a failed refresh with its reason; the customer stays due.
+  func fail(_ customerId: Int64, reason: String) throws {
+    try store.recordRefreshFailure(customerId: customerId, error: reason)
     summary.failed += 1
     observer?.counted(Self.name, "failures", by: 1)
   }
 
   // MARK: - Watermarks
 
-  /// Moves each fully read environment's watermark up to where its notifications were read,
-  /// once nothing of it is left due.
+  /// Moves each fully read environment's watermark up to where its notifications were read —
+  /// only when its feed vouches for the time since: a feed that is not healthy (and not
+  /// accepted) proves nothing, so "current through" stays where it was last proven. Customers
+  /// still due do not hold it back: every customer a notification named up to there is on the
+  /// due queue, and the comparison reads a due customer as `stale_app_store_data` whatever the
+  /// watermark says; one customer whose refresh keeps failing must not age every other
+  /// customer's data past `--max-data-age`.
   private func advanceWatermarks() throws {
     for (environment, _, _) in try store.customerEnvironments() {
       guard var feed = try store.notificationFeed(environment: environment) else { continue }
-      if feed.window == nil, try store.dueCount(environment: environment) == 0,
-        feed.watermarkMilliseconds < feed.pagedThroughMilliseconds
-      {
+      let vouches =
+        summary.feeds.first { $0.environment == environment }.map {
+          !$0.needsAttention && $0.sweep == nil
+        } ?? false
+      if vouches, feed.window == nil, feed.watermarkMilliseconds < feed.pagedThroughMilliseconds {
         feed.watermarkMilliseconds = feed.pagedThroughMilliseconds
         try store.saveNotificationFeed(feed, now: now().millisecondsSince1970)
       }

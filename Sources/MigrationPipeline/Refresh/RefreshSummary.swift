@@ -1,4 +1,5 @@
 import AppStoreServerAPI
+import MigrationReports
 
 /// What a refresh did: what it read, who was due and why, whom it refreshed, what it spent,
 /// and what is left for the next run.
@@ -11,8 +12,26 @@ public struct RefreshSummary: Sendable, Hashable {
   public var notificationsOutsideStore = 0
   /// Notifications already reflected in the customer's stored data.
   public var notificationsAlreadyKnown = 0
-  /// Notifications Apple never delivered, newly found.
+  /// Notifications whose delivery is now final and failed (lost), newly found.
   public var lostNotificationsFound = 0
+  /// Notifications whose delivery failed and that Apple may still retry, at the end.
+  public var pendingNotifications = 0
+  /// Notifications a later attempt delivered, newly found.
+  public var deliveredLate = 0
+  /// `onlyFailures` pages read to follow pending deliveries.
+  public var failurePages = 0
+  /// Notifications that failed verification, newly found.
+  public var invalidNotifications = 0
+  /// Test notification requests and status checks.
+  public var feedRequests = 0
+  /// Transactions looked up (Get Transaction Info) because a notification that failed
+  /// verification named a customer the store did not hold.
+  public var transactionLookups = 0
+  /// Per environment, whether its change feed can be trusted, and the sweep it needed.
+  public var feeds: [FeedHealthFacts] = []
+  /// Customers outside the store a token mapping led to an account (added as seeds; the run's
+  /// backfill fetches them).
+  public var followedCustomers = 0
   /// Windows restarted because Apple no longer accepted their pagination token.
   public var windowRestarts = 0
   /// Customers due when the work began, by reason (`ran_out`, `notification`, ...).
@@ -23,8 +42,11 @@ public struct RefreshSummary: Sendable, Hashable {
   public var historyPages = 0
   /// Status calls made.
   public var statusCalls = 0
-  /// Walks restarted from the beginning because Apple refused the stored revision.
+  /// Walks restarted from the beginning because Apple refused the stored revision twice.
   public var revisionRestarts = 0
+  /// History requests Apple refused for their revision (`4000005`); at most three per customer
+  /// and run.
+  public var revisionRefusals = 0
   /// Customers whose refresh failed in this run (they stay due).
   public var failed = 0
   /// Customers still due at the end (not reached within the budget, or failed).

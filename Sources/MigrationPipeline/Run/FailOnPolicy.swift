@@ -9,7 +9,9 @@ import Foundation
 /// - `table:` and one of those: accounts whose team-table category is one of them;
 /// - `new:` before either: only accounts that entered those categories since the previous run
 ///   (their category then was none of them, or they were not in it) — with no earlier run,
-///   every account is new.
+///   every account is new;
+/// - `lost_notifications`: each notification the run reports as lost (its last delivery attempt
+///   failed; one Apple may still retry does not count) counts one.
 ///
 /// An account counts once however many selectors it matches; `--fail-threshold` is how many
 /// counted accounts are tolerated.
@@ -60,6 +62,8 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
 
   /// The selectors.
   public var selectors: [Selector]
+  /// Whether the notifications a run reports as lost count too (`lost_notifications`).
+  public var countsLostNotifications = false
   /// How many accounts counted are tolerated.
   public var threshold: Int
   /// The list as the user wrote it.
@@ -73,8 +77,13 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
   /// - Throws: ``Failure`` naming an unknown item and the known ones.
   public init(parsing list: String, threshold: Int = 0) throws {
     var selectors: [Selector] = []
+    var countsLost = false
     for item in list.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
     where !item.isEmpty {
+      if item == "lost_notifications" {
+        countsLost = true
+        continue
+      }
       var rest = Substring(item)
       var onlyNew = false
       var side = Side.primary
@@ -89,7 +98,7 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
       guard let categories = Self.categories(named: String(rest)) else {
         let known =
           DiscrepancyCategory.allCases.map(\.rawValue)
-          + DiscrepancyCategory.Impact.allCases.map(\.rawValue) + ["any"]
+          + DiscrepancyCategory.Impact.allCases.map(\.rawValue) + ["any", "lost_notifications"]
         throw Failure(
           description:
             "'\(item)' is not a category or impact; use one of: \(known.joined(separator: ", ")), "
@@ -101,10 +110,11 @@ public struct FailOnPolicy: Hashable, Sendable, CustomStringConvertible {
           side: side, onlyNew: onlyNew, categories: categories, text: String(item),
           name: String(rest)))
     }
-    guard !selectors.isEmpty else {
+    guard !selectors.isEmpty || countsLost else {
       throw Failure(description: "--fail-on needs at least one category")
     }
     self.selectors = selectors
+    self.countsLostNotifications = countsLost
     self.threshold = threshold
     self.expression = list + (threshold > 0 ? " > \(threshold)" : "")
   }

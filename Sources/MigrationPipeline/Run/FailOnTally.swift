@@ -68,16 +68,19 @@ public struct FailOnTally: Sendable {
     Set(pending.map { AccountKey($0.accountId) })
   }
 
-  /// Whether the selected accounts cross the threshold.
+  /// Whether the selected accounts, and the lost notifications when the policy counts them,
+  /// cross the threshold.
   ///
   /// - Parameters:
   ///   - previous: see ``count(previous:uncomparedSides:)``.
   ///   - uncomparedSides: see ``count(previous:uncomparedSides:)``.
+  ///   - lostNotifications: how many notifications the run reports as lost.
   public func isCrossed(
     previous: [AccountKey: FailOnPolicy.Previous]?,
-    uncomparedSides: Set<FailOnPolicy.Side> = []
+    uncomparedSides: Set<FailOnPolicy.Side> = [], lostNotifications: Int = 0
   ) -> Bool {
-    count(previous: previous, uncomparedSides: uncomparedSides) > policy.threshold
+    count(previous: previous, uncomparedSides: uncomparedSides)
+      + (policy.countsLostNotifications ? lostNotifications : 0) > policy.threshold
   }
 
   /// The `new:` selectors that could not be decided because the run compared with did not

@@ -15,9 +15,9 @@ import MigrationStore
 public struct MigrationRunner: Sendable {
   private let storePath: String
   private let appStore: ConnectedAppStore?
-  private let options: MigrationRunOptions
+  let options: MigrationRunOptions
   private let toolVersion: String
-  private let now: @Sendable () -> Timestamp
+  let now: @Sendable () -> Timestamp
   private let observer: (any ProgressObserver)?
 
   /// Creates a runner.
@@ -71,18 +71,26 @@ public struct MigrationRunner: Sendable {
     var durations: [StageDuration] = []
     let ingestBegan = now()
     let ingest = try self.ingest()
+    // Accounts of the team table the legacy data does not hold get their table's ids as seeds.
+    let adoption = try adoptTableAccounts()
     durations.append(
       StageDuration(stage: "ingest", milliseconds: now().milliseconds(since: ingestBegan)))
     let backfillBegan = now()
-    let backfill = try await self.backfill()
+    var backfill = try await self.backfill()
     durations.append(
       StageDuration(stage: "backfill", milliseconds: now().milliseconds(since: backfillBegan)))
     let refreshBegan = now()
-    let refresh = try await self.refresh(runStartedAt: appStoreStart)
+    let refresh = try await self.refresh(
+      runStartedAt: appStoreStart, accountsOutsideStore: adoption.outsiders)
+    if refresh.followedCustomers > 0 {
+      // Customers a notification's token led to an account: fetched now, like new ids.
+      backfill = try await self.backfill()
+    }
     durations.append(
       StageDuration(stage: "refresh", milliseconds: now().milliseconds(since: refreshBegan)))
     let run = try compare(
-      ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations)
+      ingest: ingest, refresh: refresh, startedAt: started, earlierStages: durations,
+      tableAccountsAdopted: adoption.adopted)
     let directory = try writeReport(run)
     let outcome = MigrationOutcome(
       ingest: ingest, backfill: backfill, refresh: refresh, run: run,
@@ -142,19 +150,29 @@ public struct MigrationRunner: Sendable {
 
   /// Brings the App Store side up to date; see ``RefreshStage``.
   ///
-  /// - Parameter runStartedAt: when the run began, on the App Store's clock; see
-  ///   ``RefreshStage/init(store:client:options:now:appStoreNow:freshSince:observer:)``.
+  /// - Parameters:
+  ///   - runStartedAt: when the run began, on the App Store's clock; see
+  ///     ``RefreshStage/init(store:client:options:now:appStoreNow:freshSince:observer:)``.
+  ///   - accountsOutsideStore: accounts of the team table the store does not hold, for a token
+  ///     mapping derived from account ids.
   /// - Returns: what the stage did.
   /// - Throws: ``RunRecipe/Failure`` when the runner has no App Store, `SQLiteError`,
   ///   authentication failures, `CancellationError`.
-  public func refresh(runStartedAt: Timestamp? = nil) async throws -> RefreshSummary {
+  public func refresh(runStartedAt: Timestamp? = nil, accountsOutsideStore: [String] = [])
+    async throws -> RefreshSummary
+  {
     guard let appStore else {
       throw RunRecipe.Failure(description: "the refresh needs an App Store to talk to")
     }
     let store = try openStore()
     try claimProvenance(store, appStore)
+    var refreshOptions = options.refresh
+    // Customers outside the store are followed through the team's tokens, when it gives them.
+    refreshOptions.tokenMapping = try options.tokens.map {
+      try $0.load(accounts: try store.accountIds() + accountsOutsideStore).mapping
+    }
     let stage = RefreshStage(
-      store: store, client: appStore.client, options: options.refresh, now: now,
+      store: store, client: appStore.client, options: refreshOptions, now: now,
       appStoreNow: appStoreNow, freshSince: runStartedAt, observer: observer)
     // The time budget bounds the client's waits as well as its requests: a retry or a
     // `Retry-After` that would end after it is not waited for.
@@ -181,11 +199,12 @@ public struct MigrationRunner: Sendable {
   ///   - refresh: the refresh summary of this run, if it refreshed.
   ///   - startedAt: when the run started; now when `nil`.
   ///   - earlierStages: the durations of the stages this run ran before.
+  ///   - tableAccountsAdopted: accounts of the team table this run backfilled from its ids.
   /// - Returns: the recorded run.
   /// - Throws: `SQLiteError`, an unreadable catalogue or team table, an unknown `since` run.
   public func compare(
     ingest: IngestSummary? = nil, refresh: RefreshSummary? = nil, startedAt: Timestamp? = nil,
-    earlierStages: [StageDuration] = []
+    earlierStages: [StageDuration] = [], tableAccountsAdopted: Int = 0
   ) throws -> RecordedRun {
     let started = startedAt ?? now()
     let runId = options.runId ?? Self.runId(startedAt: started)
@@ -204,6 +223,8 @@ public struct MigrationRunner: Sendable {
       teamTableFile: options.currentEntitlementsPath.map(Self.fileName),
       legacyPaths: options.legacyPaths, isSimulated: source.isSimulated)
     recipe.teamTablePath = options.currentEntitlementsPath.map(Self.absolutePath)
+    recipe.maxDataAgeMilliseconds = options.refresh.maxDataAgeMilliseconds
+    recipe.watermarks = try store.watermarks()
     switch options.tokens {
     case .file(let path)?: recipe.tokensFile = Self.fileName(path)
     case .derived(let namespace)?: recipe.tokensNamespace = namespace
@@ -256,7 +277,12 @@ public struct MigrationRunner: Sendable {
       run: runRow, since: options.since, store: store,
       previousOf: failOn?.accountsNeedingPrevious ?? [])
     try store.claimUnreportedLostNotifications(for: runId)
+    try store.claimUnreportedInvalidNotifications(for: runId)
     let lost = try Self.lostNotifications(reportedBy: runId, store: store)
+    let pending = try store.pendingNotifications().map(LostNotificationListings.notification)
+    let tableOnly =
+      options.currentEntitlementsPath == nil ? [] : try store.tableOnlyAccounts(runId: runId)
+    let unclaimed = try Self.unclaimedCustomers(store: store)
     let durations =
       earlierStages + [
         StageDuration(stage: "compare", milliseconds: now().milliseconds(since: compareBegan))
@@ -266,13 +292,17 @@ public struct MigrationRunner: Sendable {
       asOf: asOf, appStore: source,
       inputs: try Self.inputs(ingest: ingest, store: store, accounts: compared),
       stageDurations: durations,
-      requests: appStore.map { Self.statistics($0.client.counters.snapshot()) } ?? [],
+      requests: appStore.map {
+        Self.statistics($0.client.counters.snapshot(), limiter: $0.client.rateLimiter)
+      } ?? [],
       teamTableFile: recipe.teamTableFile,
       failOn: failOn.map { tally in
         let uncompared = difference?.uncomparedSides ?? []
         return FailOnThreshold(
           expression: tally.policy.expression,
-          isCrossed: tally.isCrossed(previous: difference?.previous, uncomparedSides: uncompared),
+          isCrossed: tally.isCrossed(
+            previous: difference?.previous, uncomparedSides: uncompared,
+            lostNotifications: lost.count),
           unevaluated: difference == nil ? [] : tally.unevaluated(uncomparedSides: uncompared),
           counted: tally.count(previous: difference?.previous, uncomparedSides: uncompared),
           tolerated: tally.policy.threshold, counts: tally.policy.meaning)
@@ -280,12 +310,20 @@ public struct MigrationRunner: Sendable {
     summary.refresh = refresh.map(Self.facts)
     summary.since = difference?.counts
     summary.lostNotifications = lost.count
+    summary.pendingNotifications = pending.count
+    summary.tableAccountsAdopted = tableAccountsAdopted
+    summary.tableOnlyAccounts = tableOnly.count
+    summary.unclaimedCustomers = unclaimed.count
+    summary.responsesSetAside = statistics.responsesSetAside
+    summary.accountsWithResponsesSetAside = statistics.accountsWithResponsesSetAside
     summary.tokenMapping = recipe.tokenMapping
     summary.command = options.command
     summary.commandLine = options.commandLine
     summary.usedInputs = options.usedInputs
     summary.impactCounts = statistics.impactCounts
     summary.tableImpactCounts = recipe.teamTableFile == nil ? nil : statistics.tableImpactCounts
+    summary.rateShare = appStore?.client.configuration.rateLimits.share
+    summary.dataAge = try Self.dataAge(store: store, asOf: asOf, options: options.refresh)
     for statistics in summary.requests {
       try store.storeRequestCounters(
         RunSummaryCodec.encode(endpoint: statistics), endpoint: statistics.endpoint, runId: runId)
@@ -304,6 +342,9 @@ public struct MigrationRunner: Sendable {
           store: store, options: try finalRecipe.compareOptions(store: store, runId: runId)
         ).run()
       })
+    recorded.pendingNotifications = pending
+    recorded.tableOnlyAccounts = tableOnly.map(\.accountId)
+    recorded.unclaimedCustomers = unclaimed
     recorded.summary.exitCode = recorded.exitStatus
     try store.runLedger.finish(
       runId, finishedMilliseconds: summary.finishedAt.millisecondsSince1970,
@@ -329,7 +370,7 @@ public struct MigrationRunner: Sendable {
     let directory = try ReportWriter.writeRun(
       summary: run.summary,
       source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
-      context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications),
+      context: run.context,
       reportsDirectory: options.reportsDirectory, options: reportOptions)
     // Only now is the run a baseline for the next, and its lost notifications handed over.
     try store.runLedger.markReported(
@@ -346,7 +387,7 @@ public struct MigrationRunner: Sendable {
       now: now().millisecondsSince1970)
   }
 
-  private func openStore() throws -> MigrationStore {
+  func openStore() throws -> MigrationStore {
     try MigrationStore(path: storePath, now: { now().millisecondsSince1970 })
   }
 
@@ -421,7 +462,7 @@ public struct MigrationRunner: Sendable {
 
   /// A refresh summary as the reports show it.
   static func facts(_ summary: RefreshSummary) -> RefreshFacts {
-    RefreshFacts(
+    var facts = RefreshFacts(
       notificationPages: summary.notificationPages, notificationsRead: summary.notificationsRead,
       lostNotificationsFound: summary.lostNotificationsFound, dueByReason: summary.dueByReason,
       refreshed: summary.refreshed, historyPages: summary.historyPages,
@@ -429,6 +470,29 @@ public struct MigrationRunner: Sendable {
       requests: summary.requests, budgetExhausted: summary.budgetExhausted,
       warnings: summary.warnings,
       watermarks: summary.watermarks.mapValues(Timestamp.init(millisecondsSince1970:)))
+    facts.feeds = summary.feeds
+    facts.invalidNotifications = summary.invalidNotifications
+    facts.pendingNotifications = summary.pendingNotifications
+    facts.deliveredLate = summary.deliveredLate
+    facts.failurePages = summary.failurePages
+    facts.feedRequests = summary.feedRequests
+    facts.transactionLookups = summary.transactionLookups
+    facts.notificationsOutsideStore = summary.notificationsOutsideStore
+    return facts
+  }
+
+  /// How old the App Store data of the store's complete customers is at `asOf`, or `nil` when
+  /// the store holds none.
+  static func dataAge(store: MigrationStore, asOf: Timestamp, options: RefreshOptions) throws
+    -> DataAgeFacts?
+  {
+    let ages = try store.dataAges(
+      olderThan: asOf.millisecondsSince1970 - options.maxDataAgeMilliseconds)
+    guard ages.customers > 0 else { return nil }
+    return DataAgeFacts(
+      customers: ages.customers, oldest: ages.oldest.map(Timestamp.init(millisecondsSince1970:)),
+      median: ages.median.map(Timestamp.init(millisecondsSince1970:)),
+      maxDataAgeMilliseconds: options.maxDataAgeMilliseconds, olderThanBound: ages.older)
   }
 
   /// The lost notifications a run reports, as the reports show them.
@@ -444,17 +508,46 @@ public struct MigrationRunner: Sendable {
     try LostNotificationListings.reported(by: runId, store: store)
   }
 
-  /// The client's counters as the report's request statistics.
-  public static func statistics(_ snapshot: RequestCountersSnapshot) -> [EndpointStatistics] {
+  /// The App Store customers no account claims now, as the reports list them.
+  ///
+  /// - Parameter store: the store.
+  /// - Returns: the customers, by environment and key.
+  /// - Throws: `SQLiteError`.
+  static func unclaimedCustomers(store: MigrationStore) throws -> [UnclaimedCustomer] {
+    try store.unclaimedCustomers(stillOutside: true).map {
+      UnclaimedCustomer(
+        environment: $0.environment, customerKey: $0.customerKey,
+        originalTransactionId: $0.originalTransactionId, appAccountToken: $0.appAccountToken,
+        notifications: $0.notifications, lastType: $0.lastType,
+        lastSigned: $0.lastSignedMilliseconds.map(Timestamp.init(millisecondsSince1970:)))
+    }
+  }
+
+  /// The client's counters as the report's request statistics, with the rate each endpoint
+  /// was capped at and its busiest second when the limiter is given (of the environment whose
+  /// busiest second was busier, production on a tie).
+  public static func statistics(
+    _ snapshot: RequestCountersSnapshot, limiter: EndpointRateLimiter? = nil
+  ) -> [EndpointStatistics] {
     snapshot.endpoints.keys.sorted().map { endpoint in
       let counts = snapshot[endpoint]
-      return EndpointStatistics(
+      var statistics = EndpointStatistics(
         endpoint: endpoint.rawValue, requests: counts.requests, successes: counts.successes,
         failures: counts.failures,
         retries: counts.retries, rateLimited: counts.rateLimited,
         transportErrors: counts.transportErrors,
         verificationFailures: counts.verificationFailures, errorsByStatus: counts.errorsByStatus,
         errorsByCode: counts.errorsByCode)
+      if let limiter {
+        let busiest =
+          [AppStoreEnvironment.production, .sandbox].max {
+            limiter.busiestSecond(of: endpoint, in: $0)
+              < limiter.busiestSecond(of: endpoint, in: $1)
+          } ?? .production
+        statistics.rateCap = limiter.limits.requestsPerSecond(for: endpoint, in: busiest)
+        statistics.busiestSecond = limiter.busiestSecond(of: endpoint, in: busiest)
+      }
+      return statistics
     }
   }
 }

@@ -16,6 +16,22 @@ public struct RecordedRun: Sendable {
   public var changes: [AccountChange]
   /// The notifications Apple never delivered that this run reports.
   public var lostNotifications: [LostNotification]
+  /// The failed deliveries Apple may still retry when the run ended.
+  public var pendingNotifications: [LostNotification] = []
+  /// The accounts only in the team table, not compared.
+  public var tableOnlyAccounts: [String] = []
+  /// The App Store customers no account claims.
+  public var unclaimedCustomers: [UnclaimedCustomer] = []
+
+  /// What the run's report shows besides its comparisons.
+  public var context: RunContext {
+    var context = RunContext(
+      changes: changes, lostNotifications: lostNotifications,
+      pendingNotifications: pendingNotifications)
+    context.tableOnlyAccounts = tableOnlyAccounts
+    context.unclaimedCustomers = unclaimedCustomers
+    return context
+  }
   /// Rows of the token mapping file that could not be used (file, line and reason).
   public var quarantinedTokenRows: [AccountTokenMappingFile.QuarantinedRow]
   private let load: @Sendable () throws -> [AccountComparison]
@@ -80,10 +96,15 @@ public struct RecordedRun: Sendable {
   /// spent, or it failed): the next run continues with them.
   public var staleAccounts: Int { statistics.count(.staleAppStoreData) }
 
+  /// The change feeds that leave the run unfinished: not healthy, and not accepted.
+  public var feedsNeedingAttention: [FeedHealthFacts] {
+    summary.refresh?.feeds.filter(\.needsAttention) ?? []
+  }
+
   /// The exit status the run asks for: 1 when the `--fail-on` threshold was crossed, else 4
   /// when inputs were quarantined or accepted as partial (fields set aside), team-table or
-  /// token-mapping rows rejected, accounts left unresolved or stale, or a `new:` selector could
-  /// not be decided, else 0.
+  /// token-mapping rows rejected, accounts left unresolved or stale, a change feed not healthy,
+  /// or a `new:` selector could not be decided, else 0.
   public var exitStatus: Int32 {
     if summary.failOn?.isCrossed == true { return 1 }
     return incompleteReasons.isEmpty ? 0 : 4
@@ -116,6 +137,15 @@ public struct RecordedRun: Sendable {
     }
     if !quarantinedTokenRows.isEmpty {
       reasons.append("\(quarantinedTokenRows.count) token mapping row(s) quarantined")
+    }
+    for feed in feedsNeedingAttention {
+      reasons.append(
+        "the \(feed.environment) change feed is \(feed.state.rawValue)"
+          + (feed.evidence.first.map { " (\($0))" } ?? "")
+          + (summary.dataAge.map {
+            "; App Store data is read as of the instant it holds through, the oldest "
+              + ($0.oldest?.iso8601 ?? "unrecorded")
+          } ?? ""))
     }
     if let unevaluated = summary.failOn?.unevaluated, !unevaluated.isEmpty {
       reasons.append(

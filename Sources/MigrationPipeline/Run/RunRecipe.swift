@@ -30,6 +30,12 @@ public struct RunRecipe: Sendable {
   public var tokensFile: String?
   /// The namespace UUID tokens were derived in, when they were derived.
   public var tokensNamespace: String?
+  /// The maximum data age the run compared with (`--max-data-age`); `nil` for runs recorded
+  /// before it was a rule (no bound then).
+  public var maxDataAgeMilliseconds: Int64?
+  /// Per environment, the instant the App Store data was current through when the run
+  /// compared (Unix ms).
+  public var watermarks: [String: Int64] = [:]
 
   /// Creates a recipe.
   public init(
@@ -68,6 +74,15 @@ public struct RunRecipe: Sendable {
     writer.field("simulated", isSimulated)
     writer.field("tokens_file", tokensFile)
     writer.field("tokens_namespace", tokensNamespace)
+    if let maxDataAgeMilliseconds { writer.field("max_data_age_ms", maxDataAgeMilliseconds) }
+    if !watermarks.isEmpty {
+      writer.key("watermarks_ms")
+      writer.beginObject()
+      for (environment, instant) in watermarks.sorted(by: { $0.key < $1.key }) {
+        writer.field(environment, instant)
+      }
+      writer.endObject()
+    }
     writer.endObject()
     return writer.string
   }
@@ -100,6 +115,10 @@ public struct RunRecipe: Sendable {
     recipe.teamTablePath = value["team_table_path"]?.stringValue
     recipe.tokensFile = value["tokens_file"]?.stringValue
     recipe.tokensNamespace = value["tokens_namespace"]?.stringValue
+    recipe.maxDataAgeMilliseconds = value["max_data_age_ms"]?.int64Value
+    if case .object(let members)? = value["watermarks_ms"] {
+      for member in members { recipe.watermarks[member.key] = member.value.int64Value }
+    }
     return recipe
   }
 
@@ -146,9 +165,12 @@ public struct RunRecipe: Sendable {
         accounts: try store.accountIds()
       ).mapping
     }
-    return CompareOptions(
+    var options = CompareOptions(
       asOf: asOf, catalog: Self.completing(try catalog(), from: try store.productsSeen()),
-      storedTableRunId: teamTableFile != nil ? runId : nil, tokens: tokens)
+      storedTableRunId: teamTableFile != nil ? runId : nil, tokens: tokens,
+      maxDataAgeMilliseconds: maxDataAgeMilliseconds)
+    options.watermarks = watermarks.mapValues(Timestamp.init(millisecondsSince1970:))
+    return options
   }
 
   /// The catalogue given (or none), completed with every product the App Store's signed

@@ -87,6 +87,8 @@ public enum RunSummaryCodec {
     if let since = summary.since { write(since, into: &writer) }
     writer.field("lost_notifications", summary.lostNotifications)
     writer.field("token_mapping", summary.tokenMapping)
+    if let share = summary.rateShare { writer.field("rate_share", share) }
+    writeAudit(summary, into: &writer)
     writer.endObject()
     return writer.string
   }
@@ -120,6 +122,7 @@ public enum RunSummaryCodec {
       writer.field(environment, instant.millisecondsSince1970)
     }
     writer.endObject()
+    writeAudit(refresh, into: &writer)
     writer.endObject()
   }
 
@@ -161,13 +164,15 @@ public enum RunSummaryCodec {
     }
     var warnings: [String] = []
     if case .array(let items)? = value["warnings"] { warnings = items.compactMap(\.stringValue) }
-    return RefreshFacts(
+    var facts = RefreshFacts(
       notificationPages: int("notification_pages"), notificationsRead: int("notifications_read"),
       lostNotificationsFound: int("lost_notifications_found"), dueByReason: due,
       refreshed: int("refreshed"), historyPages: int("history_pages"),
       statusCalls: int("status_calls"), failed: int("failed"), stillDue: int("still_due"),
       requests: int("requests"), budgetExhausted: value["budget_exhausted"]?.stringValue,
       warnings: warnings, watermarks: watermarks)
+    readAudit(into: &facts, from: value)
+    return facts
   }
 
   private static func since(from value: JSONValue?) -> RunChangeCounts? {
@@ -224,6 +229,8 @@ public enum RunSummaryCodec {
       writer.field(String(code), count)
     }
     writer.endObject()
+    if let cap = endpoint.rateCap { writer.field("rate_cap", cap) }
+    if let busiest = endpoint.busiestSecond { writer.field("busiest_second", busiest) }
     writer.endObject()
   }
 
@@ -266,7 +273,7 @@ public enum RunSummaryCodec {
             if let key = Int64(member.key) { byCode[key] = Int(member.value.int64Value ?? 0) }
           }
         }
-        return EndpointStatistics(
+        var statistics = EndpointStatistics(
           endpoint: item["endpoint"]?.stringValue ?? "", requests: int(item, "requests"),
           successes: int(item, "successes"),
           failures: int(item, "failures"), retries: int(item, "retries"),
@@ -274,6 +281,9 @@ public enum RunSummaryCodec {
           transportErrors: int(item, "transport_errors"),
           verificationFailures: int(item, "verification_failures"),
           errorsByStatus: byStatus, errorsByCode: byCode)
+        statistics.rateCap = number(item["rate_cap"])
+        statistics.busiestSecond = item["busiest_second"]?.int64Value.map(Int.init)
+        return statistics
       }
     }
     let failOn = value["fail_on"].flatMap { failOn -> FailOnThreshold? in
@@ -334,6 +344,14 @@ public enum RunSummaryCodec {
           name: name, value: value, origin: origin, detail: item["detail"]?.stringValue)
       }
     }
+    summary.rateShare = number(value["rate_share"])
+    readAudit(into: &summary, from: value)
     return summary
+  }
+
+  /// A JSON number as a `Double`, or `nil` when the value is absent or not a number.
+  private static func number(_ value: JSONValue?) -> Double? {
+    guard case .number(let text)? = value else { return nil }
+    return Double(text)
   }
 }

@@ -200,8 +200,11 @@ public struct StoredRun: Sendable {
   }
 
   /// What the run's report shows besides the comparisons: the accounts whose category changed
-  /// since the run it was compared with (from both runs' stored classifications) and the lost
-  /// notifications it reported.
+  /// since the run it was compared with (from both runs' stored classifications), the lost
+  /// notifications it reported, and — as the store holds them now, like the comparisons of a
+  /// report written again — the accounts only in its team table and the App Store customers no
+  /// account claims. The deliveries that were pending when the run ended are not kept, so a
+  /// report written again gives only their count.
   ///
   /// - Parameter store: the store.
   /// - Returns: the context.
@@ -209,8 +212,14 @@ public struct StoredRun: Sendable {
   public func context(store: MigrationStore) throws -> RunContext {
     let difference = try RunDifference.of(
       run: row, since: summary.since?.previousRunId, store: store)
-    return RunContext(
+    var context = RunContext(
       changes: difference?.changes ?? [],
       lostNotifications: try MigrationRunner.lostNotifications(reportedBy: row.id, store: store))
+    if recipe.teamTableFile != nil {
+      context.tableOnlyAccounts = try store.tableOnlyAccounts(runId: row.id).map(\.accountId)
+    }
+    context.unclaimedCustomers = try MigrationRunner.unclaimedCustomers(store: store)
+    return context
   }
+
 }

@@ -32,8 +32,9 @@ public enum ExplainRenderer {
   ///   - asOf: the comparison instant, named in the heading when given.
   ///   - since: how the previous run classified the account, when there was one.
   ///   - pseudonymizer: replaces account ids and customer keys with pseudonyms, when given.
-  ///   - lostNotifications: the notifications Apple never delivered about the account's
-  ///     customers, in the order they were signed.
+  ///   - lostNotifications: the notifications about the account's customers whose delivery to
+  ///     the team's server failed for good (lost) or that Apple may still retry (pending), in the
+  ///     order they were signed.
   /// - Returns: the text, ending with a newline.
   public static func render(
     _ comparison: AccountComparison, asOf: Timestamp? = nil, since: Since? = nil,
@@ -257,18 +258,20 @@ public enum ExplainRenderer {
         + table(["Original transaction", "Product", "Token now", "Finding"], rows))
   }
 
-  /// The notifications Apple never delivered about the account's customers: the same columns as
-  /// the report's list, and how to send them.
+  /// The notifications about the account's customers that never reached your server (lost) or
+  /// that Apple may still retry (pending): the same columns as the report's list, and how to
+  /// send the lost ones.
   private static func lost(_ notifications: [LostNotification]) -> String {
     let columns = LostNotificationColumn.allCases
     let rows = notifications.map { notification in columns.map { $0.text(notification) } }
     return section(
-      "Lost notifications",
-      "Apple never delivered these notifications about the account's customers to your server; "
+      "Notifications your server did not receive",
+      "Apple did not deliver these notifications about the account's customers to your server; "
         + "your table may be wrong because of them.\n"
         + table(columns.map(\.title), rows) + "\n"
-        + "Send them, with every other lost notification your server has not accepted, as Apple "
-        + "would have: receipt-migrate notifications replay --to URL")
+        + "Send the lost ones, with every other lost notification your server has not accepted, "
+        + "as Apple would have: receipt-migrate notifications replay --to URL (pending ones are "
+        + "left alone until Apple gives up on them)")
   }
 
   // MARK: - Layout

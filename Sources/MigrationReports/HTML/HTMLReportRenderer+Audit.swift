@@ -99,6 +99,15 @@ extension HTMLReportRenderer {
           "\(e($0.key)) <time datetime=\"\($0.value.iso8601)\">\($0.value.iso8601)</time>"
         }.joined(separator: ", ") + ".</p>\n"
     }
+    for (feed, line) in zip(refresh.feeds, FeedHealthText.lines(content.summary)) {
+      html +=
+        feed.needsAttention
+        ? "<p class=\"banner crossed\" id=\"feed-\(e(feed.environment))\">\(e(line)).</p>\n"
+        : "<p class=\"note\" id=\"feed-\(e(feed.environment))\">\(e(line)).</p>\n"
+    }
+    if let age = FeedHealthText.dataAge(content.summary) {
+      html += "<p class=\"note\" id=\"data-age\">\(e(age)).</p>\n"
+    }
     return html + "</section>\n"
   }
 
@@ -176,5 +185,17 @@ extension HTMLReportRenderer {
         + "them all.</p>\n"
     }
     return html + "</section>\n"
+  }
+
+  /// "The first 2,000 of 3,100 … are listed here", or nothing when all are.
+  ///
+  /// - Parameters:
+  ///   - count: how many there are.
+  ///   - what: what they are, plural.
+  /// - Returns: the note's HTML.
+  func leftOut(_ count: Int, _ what: String) -> String {
+    guard count > Self.auditRowLimit else { return "" }
+    return "<p class=\"note\">The first \(ReportFormatting.count(Self.auditRowLimit)) of "
+      + "\(ReportFormatting.count(count)) \(e(what)) are listed here.</p>\n"
   }
 }

@@ -67,6 +67,9 @@ extension HTMLReportRenderer {
     html += "</tbody><tfoot><tr><th>Total</th>"
     html += numbers(RequestTotals(summary.requests))
     html += "<td></td></tr></tfoot></table></div>\n"
+    if let rate = RateShareText.sentence(summary) {
+      html += "<p class=\"note\">Requests were \(e(rate)).</p>\n"
+    }
     return html + "</section>\n"
   }
 

@@ -64,6 +64,8 @@ struct HTMLReportRenderer {
     }
     html += refreshFacts()
     html += lostNotifications()
+    html += pendingNotifications()
+    html += coverage()
     html += accountTokens()
     output.write(html)
     // The accounts are most of the file: written row by row, not gathered first.

@@ -164,6 +164,7 @@ struct RunJSONRenderer {
 
     writer.key("requests")
     writer.beginObject()
+    if let share = summary.rateShare { writer.field("rate_share", share) }
     writer.key("total")
     write(RequestTotals(summary.requests), to: &writer)
     writer.key("endpoints")
@@ -265,7 +266,7 @@ struct RunJSONRenderer {
       writer.field("notifications_read", refresh.notificationsRead)
       writer.key("due_by_reason")
       writer.beginObject()
-      for reason in ["ran_out", "notification", "billing_retry", "window_lost"] {
+      for reason in ["ran_out", "notification", "hint", "billing_retry", "window_lost", "sweep"] {
         writer.field(reason, refresh.dueByReason[reason] ?? 0)
       }
       writer.endObject()
@@ -287,14 +288,17 @@ struct RunJSONRenderer {
       writer.beginArray()
       for warning in refresh.warnings { writer.value(warning) }
       writer.endArray()
+      writeFeeds(of: refresh, to: &writer)
       writer.endObject()
     } else {
       writer.null()
     }
+    writeDataAge(to: &writer)
 
     writer.key("lost_notifications")
     writer.beginObject()
     writer.field("count", summary.lostNotifications)
+    writer.field("pending", summary.pendingNotifications)
     writer.field("file", "lost-notifications.csv")
     writer.endObject()
 
@@ -353,6 +357,8 @@ struct RunJSONRenderer {
       writer.field(String(code), count)
     }
     writer.endObject()
+    if let cap = endpoint.rateCap { writer.field("rate_cap_per_second", cap) }
+    if let busiest = endpoint.busiestSecond { writer.field("busiest_second", busiest) }
     writer.endObject()
   }
 }

@@ -202,6 +202,36 @@ struct SummaryMarkdownRenderer {
       }
       lines.append("")
     }
+    let feeds =
+      FeedHealthText.lines(summary)
+      + [FeedHealthText.dataAge(summary), FeedHealthText.setAside(summary)].compactMap { $0 }
+      + CoverageText.lines(summary)
+    if !feeds.isEmpty {
+      lines += feeds.map { "- " + md($0) }
+      lines.append("")
+    }
+    let outside = content.context.tableOnlyAccounts.prefix(ChangeText.listedInSummaries)
+    if !outside.isEmpty {
+      lines.append(
+        "Only in your table: " + outside.map { "`\(code($0))`" }.joined(separator: ", ")
+          + (content.context.tableOnlyAccounts.count > outside.count ? ", …" : "") + ".")
+      lines.append("")
+    }
+    let unclaimed = content.context.unclaimedCustomers.prefix(ChangeText.listedInSummaries)
+    if !unclaimed.isEmpty {
+      lines.append("| Unclaimed customer | Environment | appAccountToken | Notifications |")
+      lines.append("|---|---|---|---:|")
+      for customer in unclaimed {
+        lines.append(
+          "| `\(code(customer.customerKey))` | \(md(customer.environment)) | "
+            + "`\(code(customer.appAccountToken ?? ""))` | \(customer.notifications) |")
+      }
+      let more = content.context.unclaimedCustomers.count - unclaimed.count
+      if more > 0 {
+        lines.append("| … and \(ReportFormatting.count(more)) more (report.html) | | | |")
+      }
+      lines.append("")
+    }
     if !content.context.lostNotifications.isEmpty {
       lines.append("## Lost notifications")
       lines.append("")
@@ -225,6 +255,27 @@ struct SummaryMarkdownRenderer {
         lines.append(
           "… and \(ReportFormatting.count(content.context.lostNotifications.count - ChangeText.listedInSummaries)) "
             + "more in `lost-notifications.csv`.")
+      }
+      lines.append("")
+    }
+    if !content.context.pendingNotifications.isEmpty {
+      lines.append("## Pending notifications")
+      lines.append("")
+      lines.append(
+        "\(ReportFormatting.count(content.context.pendingNotifications.count)) failed deliveries "
+          + "Apple may still retry; not lost yet, so not to be replayed yet.")
+      lines.append("")
+      lines.append("| Signed | Type | Customer | Failed attempts | Last attempt |")
+      lines.append("|---|---|---|---:|---|")
+      for pending in content.context.pendingNotifications.prefix(ChangeText.listedInSummaries) {
+        lines.append(
+          "| \(pending.signedDate?.iso8601 ?? "") | `\(code(pending.kind))` | "
+            + "`\(code(pending.customerKey ?? ""))` | \(pending.failedAttempts) | "
+            + "\(pending.lastAttempt?.iso8601 ?? "") |")
+      }
+      let more = content.context.pendingNotifications.count - ChangeText.listedInSummaries
+      if more > 0 {
+        lines.append("| … and \(ReportFormatting.count(more)) more (report.html) | | | | |")
       }
       lines.append("")
     }
@@ -268,6 +319,10 @@ struct SummaryMarkdownRenderer {
         lines.append("| `\(code(endpoint.endpoint))` | " + numbers(RequestTotals(endpoint)))
       }
       lines.append("| **Total** | " + numbers(RequestTotals(summary.requests)))
+      if let rate = RateShareText.sentence(summary) {
+        lines.append("")
+        lines.append("Requests were " + md(rate) + ".")
+      }
     }
     lines.append("")
 

@@ -1,7 +1,8 @@
 import Chronology
 
-/// A notification Apple never delivered to the team's server, as the report lists it so the
-/// team can replay it.
+/// A notification whose delivery to the team's server failed, as the report lists it: lost (so
+/// the team can replay it) or still pending (Apple may retry it; replaying it now could process
+/// it twice).
 public struct LostNotification: Hashable, Sendable {
   /// `notificationUUID`.
   public var uuid: String
@@ -27,12 +28,20 @@ public struct LostNotification: Hashable, Sendable {
   public var reason: String?
   /// The signed payload, for replaying it.
   public var signedPayload: String
+  /// Where its delivery stands: `lost` (its last attempt failed), `pending` (Apple may still
+  /// retry it) or `delivered_late`.
+  public var delivery: String
+  /// How many attempts failed.
+  public var failedAttempts: Int
+  /// The run that reported it as lost, once one has (`explain` names it).
+  public var reportedRunId: String?
 
   /// Creates a lost notification.
   public init(
     uuid: String, environment: String, type: String, subtype: String?, signedDate: Timestamp?,
     originalTransactionId: String?, customerKey: String?, accounts: [String],
-    firstAttempt: Timestamp?, lastAttempt: Timestamp?, reason: String?, signedPayload: String
+    firstAttempt: Timestamp?, lastAttempt: Timestamp?, reason: String?, signedPayload: String,
+    delivery: String = "lost", failedAttempts: Int = 0
   ) {
     self.uuid = uuid
     self.environment = environment
@@ -46,6 +55,8 @@ public struct LostNotification: Hashable, Sendable {
     self.lastAttempt = lastAttempt
     self.reason = reason
     self.signedPayload = signedPayload
+    self.delivery = delivery
+    self.failedAttempts = failedAttempts
   }
 
   /// `DID_RENEW/BILLING_RECOVERY`.

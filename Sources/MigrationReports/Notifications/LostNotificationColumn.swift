@@ -16,6 +16,11 @@ enum LostNotificationColumn: CaseIterable, Hashable, Sendable {
   case lastAttempt
   /// Why the last attempt failed.
   case reason
+  /// Where the delivery stands by Apple's retry schedule: lost (Apple gave up), or pending (it
+  /// may still retry: not to be replayed yet), with the failed attempts seen.
+  case delivery
+  /// The notification's UUID, as Apple's history and a replay name it.
+  case uuid
 
   /// The column's heading.
   var title: String {
@@ -27,6 +32,8 @@ enum LostNotificationColumn: CaseIterable, Hashable, Sendable {
     case .firstAttempt: return "First attempt"
     case .lastAttempt: return "Last attempt"
     case .reason: return "Reason"
+    case .delivery: return "Delivery"
+    case .uuid: return "UUID"
     }
   }
 
@@ -42,9 +49,22 @@ enum LostNotificationColumn: CaseIterable, Hashable, Sendable {
     case .firstAttempt: return notification.firstAttempt?.iso8601 ?? ""
     case .lastAttempt: return notification.lastAttempt?.iso8601 ?? ""
     case .reason: return notification.reason ?? ""
+    case .uuid: return notification.uuid
+    case .delivery:
+      let attempts =
+        notification.failedAttempts > 0 ? ", \(notification.failedAttempts) failed" : ""
+      switch notification.delivery {
+      case "pending": return "pending (Apple may still retry it: do not replay yet\(attempts))"
+      case "delivered_late":
+        return "delivered late\(attempts.isEmpty ? "" : " (\(attempts.dropFirst(2)))")"
+      default:
+        return "lost"
+          + (notification.reportedRunId.map { " (reported by run \($0)\(attempts))" }
+            ?? (attempts.isEmpty ? "" : " (\(attempts.dropFirst(2)))"))
+      }
     }
   }
 
   /// Whether the value is an identifier, shown as code.
-  var isIdentifier: Bool { self == .type || self == .customer }
+  var isIdentifier: Bool { self == .type || self == .customer || self == .uuid }
 }

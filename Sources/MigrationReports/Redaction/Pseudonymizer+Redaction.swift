@@ -100,18 +100,29 @@ extension Pseudonymizer {
   /// - Parameter context: the context as computed.
   /// - Returns: the context as a redacted report shows it.
   func redacting(_ context: RunContext) -> RunContext {
-    RunContext(
+    var redacted = RunContext(
       changes: context.changes.map { change in
         var change = change
         change.accountId = pseudonym(forAccount: change.accountId)
         return change
       }.sorted { $0.accountId.utf8.lexicographicallyPrecedes($1.accountId.utf8) },
-      lostNotifications: context.lostNotifications.map(redacting))
+      lostNotifications: context.lostNotifications.map(redacting),
+      pendingNotifications: context.pendingNotifications.map(redacting))
+    redacted.tableOnlyAccounts = context.tableOnlyAccounts.map { pseudonym(forAccount: $0) }
+      .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    redacted.unclaimedCustomers = context.unclaimedCustomers.map { customer in
+      var customer = customer
+      customer.customerKey = pseudonym(forCustomer: customer.customerKey)
+      // A token derived from an account id (UUID version 5) would let a guessed id be checked.
+      customer.appAccountToken = customer.appAccountToken.map { _ in "redacted" }
+      return customer
+    }
+    return redacted
   }
 
-  /// A lost notification with its customer key and accounts replaced by their pseudonyms, the
-  /// accounts in pseudonym order. The signed payload is kept as Apple signed it: it is what a
-  /// replay sends, and changing a byte would break its signature.
+  /// A failed delivery (lost or pending) with its customer key and accounts replaced by their
+  /// pseudonyms, the accounts in pseudonym order. The signed payload is kept as Apple signed it:
+  /// it is what a replay sends, and changing a byte would break its signature.
   ///
   /// - Parameter notification: the notification as stored.
   /// - Returns: the notification as a redacted report shows it.

@@ -30,6 +30,23 @@ public struct RefreshFacts: Hashable, Sendable {
   public var warnings: [String]
   /// Per environment, the instant the App Store data is current through.
   public var watermarks: [String: Timestamp]
+  /// Per environment, whether its change feed can be trusted, and the sweep it needed.
+  public var feeds: [FeedHealthFacts] = []
+  /// Notifications that failed verification, newly found.
+  public var invalidNotifications = 0
+  /// Deliveries Apple may still retry, at the end of the refresh.
+  public var pendingNotifications = 0
+  /// Deliveries a later attempt made, newly found.
+  public var deliveredLate = 0
+  /// `onlyFailures` pages read to follow pending deliveries.
+  public var failurePages = 0
+  /// Test notification requests and status checks.
+  public var feedRequests = 0
+  /// Transactions looked up because a notification that failed verification named a customer
+  /// the store did not hold.
+  public var transactionLookups = 0
+  /// Notifications about customers no account of the store holds.
+  public var notificationsOutsideStore = 0
 
   /// Creates facts.
   public init(
@@ -84,6 +101,21 @@ public struct RefreshFacts: Hashable, Sendable {
       text += ")"
     }
     if failed > 0 { text += "; \(ReportFormatting.count(failed)) failed" }
+    if invalidNotifications > 0 {
+      text +=
+        "; \(ReportFormatting.count(invalidNotifications)) notification(s) failed verification "
+        + "(their customers were asked again, never classified from them)"
+    }
+    if pendingNotifications > 0 || deliveredLate > 0 {
+      text +=
+        "; \(ReportFormatting.count(pendingNotifications)) failed deliveries Apple may still "
+        + "retry, \(ReportFormatting.count(deliveredLate)) delivered late"
+    }
+    if notificationsOutsideStore > 0 {
+      text +=
+        "; \(ReportFormatting.count(notificationsOutsideStore)) notification(s) about customers "
+        + "no account holds"
+    }
     return text
   }
 

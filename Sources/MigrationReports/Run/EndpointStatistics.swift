@@ -23,6 +23,12 @@ public struct EndpointStatistics: Hashable, Sendable {
   public var errorsByStatus: [Int: Int]
   /// Error answers by Apple error code, such as `4040010`.
   public var errorsByCode: [Int64: Int]
+  /// The rate the client was capped at, in requests per second, in the environment of
+  /// ``busiestSecond``; `nil` when not recorded.
+  public var rateCap: Double?
+  /// The most requests that went in any one second (the measured rate, beside ``rateCap``);
+  /// `nil` when not recorded.
+  public var busiestSecond: Int?
 
   /// Creates endpoint statistics.
   ///
@@ -52,5 +58,12 @@ public struct EndpointStatistics: Hashable, Sendable {
     self.verificationFailures = verificationFailures
     self.errorsByStatus = errorsByStatus
     self.errorsByCode = errorsByCode
+  }
+
+  /// "history 25/s (busiest second 25)": the cap and the measured rate, for people.
+  public var rateText: String? {
+    guard let rateCap else { return nil }
+    return "\(endpoint) \(ReportFormatting.rate(rateCap))/s"
+      + (busiestSecond.map { " (busiest second \($0))" } ?? "")
   }
 }

@@ -38,6 +38,8 @@ public struct RunSummary: Hashable, Sendable {
   public var since: RunChangeCounts?
   /// How many notifications Apple never delivered this run reports.
   public var lostNotifications: Int = 0
+  /// How many failed deliveries Apple may still retry when the run ended.
+  public var pendingNotifications: Int = 0
   /// Where the tokens of the `appAccountToken` audit came from (a file's name, or the namespace
   /// they were derived in), or `nil` when the run did not audit tokens.
   public var tokenMapping: String?
@@ -54,6 +56,22 @@ public struct RunSummary: Hashable, Sendable {
   public var impactCounts: [DiscrepancyCategory.Impact: Int] = [:]
   /// Accounts by impact of their team-table category, when a table was compared.
   public var tableImpactCounts: [DiscrepancyCategory.Impact: Int]?
+  /// The share of Apple's per-app rate limits the run's requests were capped at (`--rate-share`),
+  /// or `nil` when the run sent none or did not record it.
+  public var rateShare: Double?
+  /// How old the App Store data it compared is, at ``asOf``; `nil` when not recorded.
+  public var dataAge: DataAgeFacts?
+  /// Stored responses captured after ``asOf``, which the old side set aside.
+  public var responsesSetAside = 0
+  /// Accounts with at least one such response.
+  public var accountsWithResponsesSetAside = 0
+  /// Accounts of the team table the legacy data did not hold, backfilled from the customer ids
+  /// the table gave.
+  public var tableAccountsAdopted = 0
+  /// Accounts of the team table the store does not hold and the run could not compare.
+  public var tableOnlyAccounts = 0
+  /// App Store customers notifications named that no account holds.
+  public var unclaimedCustomers = 0
 
   /// Creates a run summary.
   ///

@@ -6,6 +6,10 @@ public struct RunStatistics: Sendable {
   var aggregates: ReportStatistics
   /// The `appAccountToken` audit's counts, from the accounts that carry one.
   var tokenAudit = TokenAuditStatistics()
+  /// Stored responses captured after the comparison instant, which the old side set aside.
+  public private(set) var responsesSetAside = 0
+  /// Accounts with at least one such response.
+  public private(set) var accountsWithResponsesSetAside = 0
 
   /// Counts of no accounts yet; ``add(_:)`` each, in any order.
   ///
@@ -24,6 +28,11 @@ public struct RunStatistics: Sendable {
   public mutating func add(_ comparison: AccountComparison) {
     aggregates.add(comparison)
     tokenAudit.add(comparison)
+    let setAside = comparison.evidence.legacyRecords.count(where: \.isCapturedAfterInstant)
+    if setAside > 0 {
+      responsesSetAside += setAside
+      accountsWithResponsesSetAside += 1
+    }
   }
 
   /// The counts, ordered for display.

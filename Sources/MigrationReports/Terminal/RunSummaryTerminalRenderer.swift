@@ -166,6 +166,7 @@ public enum RunSummaryTerminalRenderer {
           + "\(ReportFormatting.count(requests.rateLimited)) 429s, "
           + "\(ReportFormatting.count(requests.failures)) ended in an error"
           + (errors.isEmpty ? "" : " (answers: \(errors.joined(separator: ", ")))"))
+      if let rate = RateShareText.sentence(summary) { lines.append("Rate: " + t(rate)) }
     }
     if let mapping = summary.tokenMapping {
       let tokens = counted.tokens
@@ -232,11 +233,21 @@ public enum RunSummaryTerminalRenderer {
       lines.append("App Store refresh: " + t(refresh.sentence))
       for warning in refresh.warnings { lines.append("  warning: " + t(warning)) }
     }
+    lines += FeedHealthText.lines(summary).map(t)
+    if let age = FeedHealthText.dataAge(summary) { lines.append(t(age)) }
+    if let setAside = FeedHealthText.setAside(summary) { lines.append(t(setAside)) }
+    lines += CoverageText.lines(summary).map(t)
     if summary.lostNotifications > 0 {
       lines.append(
         "Lost notifications: \(ReportFormatting.count(summary.lostNotifications)) never reached "
           + "your server (listed in lost-notifications.csv with their signed payloads); replay "
           + "them with " + t(ActionList.replayCommand(runId: summary.runId)))
+    }
+    if summary.pendingNotifications > 0 {
+      lines.append(
+        "Pending notifications: \(ReportFormatting.count(summary.pendingNotifications)) failed "
+          + "deliveries Apple may still retry (not lost yet: replaying them now could process "
+          + "them twice)")
     }
     return lines
   }

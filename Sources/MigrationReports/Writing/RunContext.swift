@@ -5,10 +5,21 @@ public struct RunContext: Hashable, Sendable {
   public var changes: [AccountChange]
   /// The lost notifications, in time order.
   public var lostNotifications: [LostNotification]
+  /// The failed deliveries Apple may still retry when the run ended, in time order (listed
+  /// apart from the lost ones; a report regenerated later lists none, only their count).
+  public var pendingNotifications: [LostNotification]
+  /// The accounts only in the team table, not compared, by id.
+  public var tableOnlyAccounts: [String] = []
+  /// The App Store customers no account claims.
+  public var unclaimedCustomers: [UnclaimedCustomer] = []
 
   /// Creates a context.
-  public init(changes: [AccountChange] = [], lostNotifications: [LostNotification] = []) {
+  public init(
+    changes: [AccountChange] = [], lostNotifications: [LostNotification] = [],
+    pendingNotifications: [LostNotification] = []
+  ) {
     self.changes = changes
     self.lostNotifications = lostNotifications
+    self.pendingNotifications = pendingNotifications
   }
 }

@@ -25,12 +25,17 @@ public struct CustomerRow: Hashable, Sendable {
   /// or `nil` when some may lack one (see ``TransactionRow/compact``).
   public var compactTransactionsFormat: Int?
 
+  /// The App Store's clock when the customer's statuses were last fetched (Unix ms), when
+  /// recorded (schema version 4 on): the instant its data is true as of.
+  public var statusesFetchedMilliseconds: Int64?
+
   /// Creates a row.
   public init(
     id: Int64, key: String, appTransactionId: String?, environment: String,
     walkTransactionId: String,
     historyRevision: String?, historyPages: Int, isHistoryComplete: Bool, areStatusesComplete: Bool,
-    isAppTransactionComplete: Bool, compactTransactionsFormat: Int? = nil
+    isAppTransactionComplete: Bool, compactTransactionsFormat: Int? = nil,
+    statusesFetchedMilliseconds: Int64? = nil
   ) {
     self.id = id
     self.key = key
@@ -43,5 +48,6 @@ public struct CustomerRow: Hashable, Sendable {
     self.areStatusesComplete = areStatusesComplete
     self.isAppTransactionComplete = isAppTransactionComplete
     self.compactTransactionsFormat = compactTransactionsFormat
+    self.statusesFetchedMilliseconds = statusesFetchedMilliseconds
   }
 }

@@ -1,6 +1,16 @@
-/// A notification Apple never delivered to the team's server, as found in the notification
-/// history: what it said, about whom, and how delivery failed.
+/// A notification whose delivery to the team's server failed, as found in the notification
+/// history: what it said, about whom, how delivery failed, and whether it is final.
 public struct LostNotificationRow: Hashable, Sendable {
+  /// Where a failed delivery stands, following Apple's retry schedule.
+  public enum Delivery: String, Hashable, Sendable {
+    /// Apple may still retry it.
+    case pending
+    /// Its last attempt failed: the team's server never received it.
+    case lost
+    /// A later attempt succeeded.
+    case deliveredLate = "delivered_late"
+  }
+
   /// `notificationUUID`.
   public var uuid: String
   /// The environment whose history listed it.
@@ -25,13 +35,20 @@ public struct LostNotificationRow: Hashable, Sendable {
   public var lastResult: String?
   /// The signed payload, so the team can replay it.
   public var signedPayload: String
+  /// Where its delivery stands.
+  public var delivery: Delivery
+  /// How many attempts failed.
+  public var failedAttempts: Int
+  /// The run that reported it as lost, once one has.
+  public var reportedRunId: String?
 
   /// Creates a row.
   public init(
     uuid: String, environment: String, type: String, subtype: String?, signedMilliseconds: Int64?,
     originalTransactionId: String?, transactionId: String?, customerId: Int64?,
     firstAttemptMilliseconds: Int64?, lastAttemptMilliseconds: Int64?, lastResult: String?,
-    signedPayload: String
+    signedPayload: String, delivery: Delivery = .lost, failedAttempts: Int = 0,
+    reportedRunId: String? = nil
   ) {
     self.uuid = uuid
     self.environment = environment
@@ -45,5 +62,8 @@ public struct LostNotificationRow: Hashable, Sendable {
     self.lastAttemptMilliseconds = lastAttemptMilliseconds
     self.lastResult = lastResult
     self.signedPayload = signedPayload
+    self.delivery = delivery
+    self.failedAttempts = failedAttempts
+    self.reportedRunId = reportedRunId
   }
 }

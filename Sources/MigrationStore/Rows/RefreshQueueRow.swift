@@ -10,16 +10,24 @@ public struct RefreshQueueRow: Hashable, Sendable {
     /// The stored status is billing retry: a recovery would restore access at any moment.
     case billingRetry = "billing_retry"
     /// The notification history could not cover the time since the data was fetched (older
-    /// than Apple keeps it): an entitled or time-bounded state may have changed unseen.
+    /// than Apple keeps it): an entitled or time-bounded state may have changed unseen. (Made
+    /// by versions before schema 11; a sweep does this now.)
     case windowLost = "window_lost"
+    /// A notification that failed verification names the customer: only a verified answer may
+    /// say what changed.
+    case hint
+    /// The change feed cannot vouch for the time since the customer's data was fetched (it is
+    /// unproven or absent, or could not be read to the end), and the data is older than
+    /// `--max-data-age`.
+    case sweep
 
-    /// The order the refresh works reasons in: lower first.
+    /// The order the refresh works reasons in: lower first; among equals, the oldest data.
     public var priority: Int {
       switch self {
       case .ranOut: 0
-      case .notification: 1
+      case .notification, .hint: 1
       case .billingRetry: 2
-      case .windowLost: 3
+      case .windowLost, .sweep: 3
       }
     }
   }

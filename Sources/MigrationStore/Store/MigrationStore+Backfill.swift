@@ -84,7 +84,8 @@ extension MigrationStore {
 
   private static let customerColumns = """
     id, customer_key, app_transaction_id, environment, walk_transaction_id, history_revision, history_pages,
-    history_complete, statuses_complete, app_transaction_complete, compact_transactions_format
+    history_complete, statuses_complete, app_transaction_complete, compact_transactions_format,
+    statuses_fetched_ms
     """
 
   private func customerRow(_ row: SQLiteRow) throws -> CustomerRow {
@@ -95,7 +96,8 @@ extension MigrationStore {
       historyRevision: try row.optionalString(at: 5), historyPages: try row.int(at: 6),
       isHistoryComplete: try row.bool(at: 7), areStatusesComplete: try row.bool(at: 8),
       isAppTransactionComplete: try row.bool(at: 9),
-      compactTransactionsFormat: try row.optionalInt(at: 10))
+      compactTransactionsFormat: try row.optionalInt(at: 10),
+      statusesFetchedMilliseconds: try row.optionalInt64(at: 11))
   }
 
   /// The customer with this key.

@@ -194,13 +194,18 @@ extension MigrationStore {
 }
 
 extension MigrationStore {
-  /// The inputs (JSON) of the most recent ingest run that finished.
+  /// The inputs (JSON) of the most recent ingest of legacy inputs that finished (ids discovered
+  /// outside them, in the team table or a notification, are stored through runs of their own,
+  /// which do not count).
   ///
   /// - Returns: the inputs, or `nil` when no ingest has finished.
   /// - Throws: `SQLiteError`.
   public func latestFinishedIngestInputs() throws -> String? {
     try database.firstRow(
-      "SELECT inputs FROM ingest_runs WHERE finished_ms IS NOT NULL ORDER BY id DESC LIMIT 1",
+      """
+      SELECT inputs FROM ingest_runs WHERE finished_ms IS NOT NULL
+        AND inputs NOT LIKE '{"discovered":%' ORDER BY id DESC LIMIT 1
+      """,
       decode: { try $0.string(at: 0) })
   }
 }

@@ -2,18 +2,28 @@
 
 extension MigrationStore {
   /// The columns every listing of lost notifications reads, in ``LostNotificationListing``'s
-  /// order, joined to the customer's key and accounts; `%@` is the condition.
+  /// order, joined to the customer's key and accounts; the condition follows.
+  ///
+  /// A notification read while its customer was outside the store names it by its original
+  /// transaction id: a customer followed into an account since is found through it
+  /// (`resolved_customer_id`).
   private static let lostNotificationQuery = """
     SELECT l.notification_uuid, l.environment, l.notification_type, l.subtype, l.signed_ms, l.original_transaction_id,
-      l.transaction_id, l.customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
+      l.transaction_id, l.resolved_customer_id, l.first_attempt_ms, l.last_attempt_ms, l.last_result, l.signed_payload,
       c.customer_key, (SELECT group_concat(account_id, ' ') FROM
-        (SELECT account_id FROM account_customers a WHERE a.customer_id = l.customer_id ORDER BY account_id)),
-      l.reported_run_id
-    FROM lost_notifications l LEFT JOIN customers c ON c.id = l.customer_id
+        (SELECT account_id FROM account_customers a WHERE a.customer_id = l.resolved_customer_id
+         ORDER BY account_id)),
+      l.delivery, l.attempts, l.reported_run_id
+    FROM (
+      SELECT *, coalesce(customer_id, (SELECT t.customer_id FROM transactions t
+        WHERE t.original_transaction_id = lost_notifications.original_transaction_id LIMIT 1))
+        AS resolved_customer_id
+      FROM lost_notifications
+    ) l LEFT JOIN customers c ON c.id = l.resolved_customer_id
     """
 
-  /// Lost notifications matching a condition on `l` (the `lost_notifications` row), in the order
-  /// they were signed.
+  /// Failed deliveries matching a condition on `l` (the `lost_notifications` row, with
+  /// `resolved_customer_id`), in the order they were signed.
   func lostNotifications<each Value: SQLiteBindable>(
     where condition: String, binding values: repeat each Value
   ) throws -> [LostNotificationListing] {
@@ -31,40 +41,46 @@ extension MigrationStore {
         transactionId: try row.optionalString(at: 6), customerId: try row.optionalInt64(at: 7),
         firstAttemptMilliseconds: try row.optionalInt64(at: 8),
         lastAttemptMilliseconds: try row.optionalInt64(at: 9),
-        lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11))
+        lastResult: try row.optionalString(at: 10), signedPayload: try row.string(at: 11),
+        delivery: LostNotificationRow.Delivery(rawValue: try row.string(at: 14)) ?? .lost,
+        failedAttempts: try row.int(at: 15), reportedRunId: try row.optionalString(at: 16))
       let accounts = (try row.optionalString(at: 13) ?? "").split(separator: " ").map(String.init)
       result.append(
         LostNotificationListing(
           notification: notification, customerKey: try row.optionalString(at: 12),
-          accounts: accounts, reportedRunId: try row.optionalString(at: 14)))
+          accounts: accounts, reportedRunId: notification.reportedRunId))
     }
     return result
   }
 
-  /// The lost notifications of an account's customers, whichever run reported them (or none yet).
+  /// The deliveries to an account's customers that failed for good or that Apple may still
+  /// retry — lost or pending, not those delivered late — whichever run reported them (or none
+  /// yet): what `explain` shows.
   ///
   /// - Parameter accountId: the account, by its exact bytes.
   /// - Returns: the notifications in the order they were signed.
   /// - Throws: `SQLiteError`.
   public func lostNotifications(ofAccount accountId: String) throws -> [LostNotificationListing] {
     try lostNotifications(
-      where: "l.customer_id IN (SELECT customer_id FROM account_customers WHERE account_id = ?)",
+      where: """
+        l.delivery IN ('lost', 'pending') AND l.resolved_customer_id IN
+          (SELECT customer_id FROM account_customers WHERE account_id = ?)
+        """,
       binding: accountId)
   }
 
-  /// Every lost notification the store holds, or those signed at or after an instant.
-  ///
-  /// Each of them is a notification whose every delivery attempt Apple's history shows failed.
-  /// When the store tells those Apple will still retry from those it has given up on, a replay
-  /// keeps to the latter here and in ``lostNotifications(reportedBy:)``.
+  /// Every lost notification the store holds, or those signed at or after an instant: the
+  /// deliveries Apple has given up on (not those it may still retry, which a replay would
+  /// duplicate, nor those delivered late).
   ///
   /// - Parameter signedFrom: the earliest signing instant (Unix ms) to list, or `nil` for all;
   ///   a notification without a signing instant is listed only when this is `nil`.
   /// - Returns: the notifications in the order they were signed.
   /// - Throws: `SQLiteError`.
   public func lostNotifications(signedFrom: Int64?) throws -> [LostNotificationListing] {
-    guard let signedFrom else { return try lostNotifications(where: "1") }
-    return try lostNotifications(where: "l.signed_ms >= ?", binding: signedFrom)
+    guard let signedFrom else { return try lostNotifications(where: "l.delivery = 'lost'") }
+    return try lostNotifications(
+      where: "l.delivery = 'lost' AND l.signed_ms >= ?", binding: signedFrom)
   }
 
   // MARK: The replay journal

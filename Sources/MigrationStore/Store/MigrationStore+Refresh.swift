@@ -272,18 +272,6 @@ extension MigrationStore {
     return rows
   }
 
-  /// How many customers are due in an environment.
-  ///
-  /// - Parameter environment: `Production` or `Sandbox`.
-  /// - Returns: the count.
-  /// - Throws: `SQLiteError`.
-  public func dueCount(environment: String) throws -> Int {
-    try database.firstRow(
-      """
-      SELECT count(*) FROM refresh_queue q JOIN customers c ON c.id = q.customer_id WHERE c.environment = ?
-      """, binding: environment, decode: { try $0.int(at: 0) }) ?? 0
-  }
-
   /// Why each due customer is due, for the comparison: such a customer's stored data is known to
   /// be out of date.
   ///
@@ -375,37 +363,95 @@ extension MigrationStore {
 
   // MARK: Lost notifications
 
-  /// Records a notification Apple never delivered (once; a later sighting changes nothing).
+  /// Records a notification whose delivery failed, or what a later sighting shows of it: its
+  /// attempts and where its delivery stands. A delivery once final (lost or delivered late)
+  /// never goes back to pending.
   ///
   /// - Parameters:
   ///   - row: the notification.
   ///   - foundAt: the wall clock (Unix ms).
+  /// - Returns: where its delivery stood before, or `nil` when it was new to the store.
   /// - Throws: `SQLiteError`.
-  public func storeLostNotification(_ row: LostNotificationRow, foundAt: Int64) throws {
+  @discardableResult
+  public func storeLostNotification(_ row: LostNotificationRow, foundAt: Int64) throws
+    -> LostNotificationRow.Delivery?
+  {
+    let before = try database.firstRow(
+      "SELECT delivery FROM lost_notifications WHERE notification_uuid = ?", binding: row.uuid,
+      decode: { LostNotificationRow.Delivery(rawValue: try $0.string(at: 0)) ?? .lost })
+    if let before {
+      guard before == .pending else { return before }
+      try database.run(
+        """
+        UPDATE lost_notifications SET delivery = ?, attempts = max(attempts, ?),
+          last_attempt_ms = coalesce(?, last_attempt_ms), last_result = coalesce(?, last_result),
+          final_ms = CASE WHEN ? = 'pending' THEN NULL ELSE ? END
+        WHERE notification_uuid = ?
+        """,
+        binding: row.delivery.rawValue, row.failedAttempts, row.lastAttemptMilliseconds,
+        row.lastResult, row.delivery.rawValue, foundAt, row.uuid)
+      return before
+    }
     try database.run(
       """
-      INSERT OR IGNORE INTO lost_notifications (notification_uuid, environment, notification_type, subtype, signed_ms,
+      INSERT INTO lost_notifications (notification_uuid, environment, notification_type, subtype, signed_ms,
         original_transaction_id, transaction_id, customer_id, first_attempt_ms, last_attempt_ms, last_result,
-        found_ms, signed_payload)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        found_ms, signed_payload, delivery, attempts, final_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
       """,
       binding: row.uuid, row.environment, row.type, row.subtype, row.signedMilliseconds,
       row.originalTransactionId, row.transactionId, row.customerId, row.firstAttemptMilliseconds,
-      row.lastAttemptMilliseconds, row.lastResult, foundAt, row.signedPayload)
+      row.lastAttemptMilliseconds, row.lastResult, foundAt, row.signedPayload,
+      row.delivery.rawValue, row.failedAttempts, row.delivery == .pending ? nil : foundAt)
+    return nil
   }
 
-  /// Gives `runId` every lost notification no complete run lists yet: those no run has
-  /// claimed, and those claimed by a run that never completed (killed while it wrote its report
-  /// or its alerts), so a notification is handed over by a run that reached someone.
+  /// Marks a pending delivery as delivered late: the history no longer lists it among failures.
+  ///
+  /// - Parameters:
+  ///   - uuid: the notification.
+  ///   - now: the wall clock (Unix ms).
+  /// - Throws: `SQLiteError`.
+  public func markDeliveredLate(uuid: String, now: Int64) throws {
+    try database.run(
+      """
+      UPDATE lost_notifications SET delivery = 'delivered_late', final_ms = ?
+      WHERE notification_uuid = ? AND delivery = 'pending'
+      """, binding: now, uuid)
+  }
+
+  /// The pending deliveries of an environment: their UUIDs and `signedDate`s, oldest first.
+  ///
+  /// - Parameter environment: `Production` or `Sandbox`.
+  /// - Returns: the notifications.
+  /// - Throws: `SQLiteError`.
+  public func pendingDeliveries(environment: String) throws -> [(
+    uuid: String, signedMilliseconds: Int64?
+  )] {
+    var rows: [(uuid: String, signedMilliseconds: Int64?)] = []
+    try database.forEachRow(
+      """
+      SELECT notification_uuid, signed_ms FROM lost_notifications
+      WHERE environment = ? AND delivery = 'pending' ORDER BY signed_ms, notification_uuid
+      """, binding: environment
+    ) { rows.append((try $0.string(at: 0), try $0.optionalInt64(at: 1))) }
+    return rows
+  }
+
+  /// Gives `runId` every lost notification (delivery final and failed) no complete run lists
+  /// yet: those no run has claimed, and those claimed by a run that never completed (killed
+  /// while it wrote its report or its alerts), so a notification is handed over by a run that
+  /// reached someone. Pending ones wait until they are final.
   ///
   /// - Parameter runId: the run.
   /// - Throws: `SQLiteError`.
   public func claimUnreportedLostNotifications(for runId: String) throws {
     try database.run(
       """
-      UPDATE lost_notifications SET reported_run_id = ? WHERE reported_run_id IS NULL
+      UPDATE lost_notifications SET reported_run_id = ?
+      WHERE delivery = 'lost' AND (reported_run_id IS NULL
         OR reported_run_id IN (SELECT id FROM runs
-          WHERE (reported_ms IS NULL OR ended_ms IS NULL) AND id <> ?)
+          WHERE (reported_ms IS NULL OR ended_ms IS NULL) AND id <> ?))
       """,
       binding: runId, runId)
   }
@@ -417,5 +463,13 @@ extension MigrationStore {
   /// - Throws: `SQLiteError`.
   public func lostNotifications(reportedBy runId: String) throws -> [LostNotificationListing] {
     try lostNotifications(where: "l.reported_run_id = ?", binding: runId)
+  }
+
+  /// The deliveries Apple may still retry, with the accounts of their customers.
+  ///
+  /// - Returns: the notifications in time order.
+  /// - Throws: `SQLiteError`.
+  public func pendingNotifications() throws -> [LostNotificationListing] {
+    try lostNotifications(where: "l.delivery = 'pending'")
   }
 }

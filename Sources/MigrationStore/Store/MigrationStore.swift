@@ -9,6 +9,10 @@ public final class MigrationStore {
   /// The schema version this build writes.
   public static var schemaVersion: Int { migrator.latestVersion }
 
+  /// Every schema migration of the store, oldest first: what a tool or a test applies in part to
+  /// make a store of an older version.
+  public static var migrations: [SchemaMigration] { migrator.migrations }
+
   /// Where the store lives unless `--db` says otherwise, relative to the working directory.
   public static let defaultPath = ".receipt-migrate/state.sqlite"
 
@@ -26,6 +30,7 @@ public final class MigrationStore {
         SchemaV13.migration,
         SchemaV14.migration,
         SchemaV15.migration,
+        SchemaV16.migration,
       ])
     } catch {
       // The list is a constant of this build; an invalid one is a programming error that every

@@ -44,6 +44,7 @@ struct AuditCommand: AsyncParsableCommand {
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
   @OptionGroup var alerts: AlertFlags
+  @OptionGroup var rate: RateShareFlag
 
   @Option(
     help: ArgumentHelp(
@@ -52,6 +53,7 @@ struct AuditCommand: AsyncParsableCommand {
   var receiptRoot: [String] = []
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.auditDefault)
     try backfill.check()
     try refresh.check()
     try alerts.check()
@@ -64,8 +66,10 @@ struct AuditCommand: AsyncParsableCommand {
     defer { lock.release() }
     let storePath = store.path()
     let connection = try appStore.connect(
-      try appStore.choice(config: store.config, explicitSimulatorFor: "audit"), storePath: storePath
-    )
+      try appStore.choice(config: store.config, explicitSimulatorFor: "audit"),
+      storePath: storePath,
+      rateShare: try rate.resolved(
+        default: RateShareFlag.auditDefault, command: "audit", storePath: storePath))
     defer { connection.stop() }
     // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
     if !alerts.quiet { connection.announce(requested: appStore.simulatorRequested) }

@@ -25,8 +25,10 @@ struct BackfillCommand: AsyncParsableCommand {
   @OptionGroup var store: StoreOptions
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
+  @OptionGroup var rate: RateShareFlag
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.migrationDefault)
     try backfill.check()
   }
 
@@ -36,7 +38,9 @@ struct BackfillCommand: AsyncParsableCommand {
     defer { lock.release() }
     let storePath = store.path()
     let connection = try appStore.connectAndAnnounce(
-      config: store.config, storePath: storePath)
+      config: store.config, storePath: storePath,
+      rateShare: try rate.resolved(
+        default: RateShareFlag.migrationDefault, command: "backfill", storePath: storePath))
     defer { connection.stop() }
     let runner = MigrationRunner(
       storePath: storePath, appStore: connection.connected,

@@ -57,7 +57,7 @@ struct CompareCommand: AsyncParsableCommand {
       // Exactly the report's run.json, so scripts read one schema wherever it comes from.
       let bytes = ReportWriter.runJSON(
         summary: run.summary, statistics: run.statistics,
-        context: RunContext(changes: run.changes, lostNotifications: run.lostNotifications))
+        context: run.context)
       FileHandle.standardOutput.write(Data(bytes))
     } else {
       print(

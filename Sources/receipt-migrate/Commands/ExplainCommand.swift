@@ -14,10 +14,11 @@ struct ExplainCommand: AsyncParsableCommand {
       Recomputes the account's comparison from the store with a run's instant, catalogue and \
       entitlement table (the most recent run by default) and prints the old and new verdict of \
       every product, the category and its explanation, the legacy records, the seed ids and \
-      what became of them, the App Store customers, and the notifications about them that Apple \
-      never delivered to your server. Accepts a pseudonym from a redacted \
-      report (acct_…) as well. No network. Exits 0, 3 when there is no run, 4 when the \
-      account is not in the store.
+      what became of them, the App Store customers, and the notifications about them that \
+      never reached your server (lost) or that Apple may still retry (pending). Accepts a \
+      pseudonym from a redacted report (acct_…) as well. No network. Exits 0, 3 when there is \
+      no run, 4 when the account is not in the store (saying so when it is only in the run's \
+      team table).
       """
   )
 
@@ -46,6 +47,13 @@ struct ExplainCommand: AsyncParsableCommand {
       let pseudonymizer = try self.pseudonymizer(storePath: storePath)
       let accountId = try resolve(account, store: database, storePath: storePath)
       guard let comparison = try stored.comparison(of: accountId, store: database) else {
+        if try database.tableRowCount(runId: stored.row.id, accountId: accountId) > 0 {
+          throw ToolFailure.incomplete(
+            "the account \"\(TerminalText.escaped(accountId))\" is only in the team table of run "
+              + "\(stored.row.id): the legacy data does not hold it, so it was not compared; add "
+              + "an original_transaction_id or app_transaction_id column to the table to "
+              + "backfill it from the App Store")
+        }
         throw ToolFailure.incomplete(
           try missingAccountMessage(accountId, store: database, storePath: storePath))
       }

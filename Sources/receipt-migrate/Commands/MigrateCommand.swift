@@ -39,6 +39,7 @@ struct MigrateCommand: AsyncParsableCommand {
   @OptionGroup var backfill: BackfillFlags
   @OptionGroup var appStore: AppStoreOptions
   @OptionGroup var alerts: AlertFlags
+  @OptionGroup var rate: RateShareFlag
 
   @Option(
     help: ArgumentHelp(
@@ -47,6 +48,7 @@ struct MigrateCommand: AsyncParsableCommand {
   var receiptRoot: [String] = []
 
   mutating func validate() throws {
+    _ = try rate.share(default: RateShareFlag.migrationDefault)
     try backfill.check()
     try refresh.check()
     try alerts.check()
@@ -59,7 +61,9 @@ struct MigrateCommand: AsyncParsableCommand {
     defer { lock.release() }
     let storePath = store.path()
     let connection = try appStore.connect(
-      try appStore.choice(config: store.config), storePath: storePath)
+      try appStore.choice(config: store.config), storePath: storePath,
+      rateShare: try rate.resolved(
+        default: RateShareFlag.migrationDefault, command: "migrate", storePath: storePath))
     defer { connection.stop() }
     // With --quiet a clean night prints nothing at all, so cron mails only what needs a person.
     if !alerts.quiet { connection.announce(requested: appStore.simulatorRequested) }

@@ -16,8 +16,9 @@ struct SimulatorExpectedCommand: AsyncParsableCommand {
       entitlement table as the world's flawed legacy logic holds it at that instant \
       (current-entitlements.csv's format), so a nightly audit can be played night by night. \
       With --data-as-of, the App Store data is taken to have been fetched at that earlier \
-      instant and never refreshed: accounts whose data has run out by --at are \
-      stale_app_store_data.
+      instant and never refreshed: accounts whose data has run out by --at, or is older than \
+      --max-data-age (3d) then, are stale_app_store_data. With --data-fetched-at, it was \
+      fetched at that later instant: the new side is what that data says about --at.
       """
   )
 
@@ -35,6 +36,17 @@ struct SimulatorExpectedCommand: AsyncParsableCommand {
       valueName: "instant"))
   var dataAsOf: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "When the App Store data was fetched, if later than --at.", valueName: "instant"))
+  var dataFetchedAt: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "How old never-refreshed data may be at --at (with --data-as-of; default 3d).",
+      valueName: "duration"))
+  var maxDataAge: String = "3d"
+
   @Option(help: ArgumentHelp("Write expected.csv here instead of printing it.", valueName: "file"))
   var out: String?
 
@@ -46,6 +58,8 @@ struct SimulatorExpectedCommand: AsyncParsableCommand {
   mutating func validate() throws {
     if let at { _ = try InstantArgument.parse(at) }
     if let dataAsOf { _ = try InstantArgument.parse(dataAsOf) }
+    if let dataFetchedAt { _ = try InstantArgument.parse(dataFetchedAt) }
+    _ = try DurationArgument.milliseconds(maxDataAge, flag: "--max-data-age")
   }
 
   func run() async throws {
@@ -62,7 +76,9 @@ struct SimulatorExpectedCommand: AsyncParsableCommand {
           + "generate the world with --days-after to look further")
     }
     let files = GeneratedArchive(world: setup.world).expectations(
-      at: instant, dataAsOf: try dataAsOf.map(InstantArgument.parse))
+      at: instant, dataAsOf: try dataAsOf.map(InstantArgument.parse),
+      dataFetchedAt: try dataFetchedAt.map(InstantArgument.parse),
+      maxDataAge: try DurationArgument.milliseconds(maxDataAge, flag: "--max-data-age"))
     if let table { try write(files.table, to: table) }
     if let out {
       try write(files.expected, to: out)

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import ArgumentParsing
+import CryptoSupport
 import Foundation
 import Terminal
 
@@ -35,6 +36,13 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
       valueName: "days"))
   var daysAfter: Int = 0
 
+  @Option(
+    help: ArgumentHelp(
+      "With --days-after: purchases after the clock carry the UUID v5 of their customer's "
+        + "account id in this namespace as appAccountToken (what audit --derive-tokens follows).",
+      valueName: "uuid"))
+  var tokenNamespace: String?
+
   @Flag(help: "Overwrite the generated files of a folder that is not empty.")
   var force = false
 
@@ -45,6 +53,9 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
     guard accounts > 0 else { throw ValidationError("--accounts must be at least 1") }
     guard (0...3650).contains(daysAfter) else {
       throw ValidationError("--days-after must be between 0 and 3650")
+    }
+    if let tokenNamespace, NameBasedUUID.bytes(of: tokenNamespace) == nil {
+      throw ValidationError("--token-namespace '\(tokenNamespace)' is not a UUID")
     }
   }
 
@@ -66,6 +77,7 @@ struct SimulatorGenerateCommand: AsyncParsableCommand {
     let started = ContinuousClock.now
     var configuration = GeneratorConfiguration()
     configuration.daysAfter = daysAfter
+    configuration.appAccountTokenNamespace = tokenNamespace
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let writer = try ArchiveWriter(directory: out)
     var counts: [String: Int] = [:]

@@ -22,9 +22,11 @@ struct SimulatorServeCommand: AsyncParsableCommand {
       ahead the retry-after fault's Retry-After lies (default 24h). \
       --latency: comma-separated [ENDPOINT:]DIST, DIST 20ms, 20ms±5ms (or 20ms+-5ms, uniform) \
       or 20ms~5ms (normal). ENDPOINT: history, status, transaction, refund, order, \
-      app-transaction, notifications, app-account-token. --rate-limit: off, or items among \
-      per-second, hourly, hourly-rolling, ENDPOINT=RATE, sandbox:ENDPOINT=RATE, \
-      sandbox-share=F. See Documentation/Simulator.md.
+      app-transaction, notifications, app-account-token, test-notification, test-status. \
+      --rate-limit: off, or items among per-second, hourly, hourly-rolling, ENDPOINT=RATE, \
+      sandbox:ENDPOINT=RATE, sandbox-share=F. --notification-url: v2 (the default), v1 (the \
+      history lists nothing) or none (a test notification is refused with 4040007, the history \
+      lists nothing), or production=… and sandbox=… apart. See Documentation/Simulator.md.
       """
   )
 
@@ -53,6 +55,18 @@ struct SimulatorServeCommand: AsyncParsableCommand {
     help: ArgumentHelp("Rate limits: off, or a spec; Apple's limits by default.", valueName: "spec")
   )
   var rateLimit: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The notification URL the app configured: v2, v1 or none, or production=…,sandbox=….",
+      valueName: "spec"))
+  var notificationUrl: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The share of notifications the history leaves out (a feed that drops some).",
+      valueName: "rate"))
+  var notificationOmission: Double = 0
 
   @Option(help: "The seed faults and latencies are drawn with.")
   var seed: UInt64 = 1
@@ -102,6 +116,10 @@ struct SimulatorServeCommand: AsyncParsableCommand {
           faultRetryAfter, flag: "--fault-retry-after")
       }
       if let rateLimit { configuration.rateLimits = try SimulatorRateLimits.parse(rateLimit) }
+      if let notificationUrl {
+        configuration.notificationURLs = try NotificationURL.parse(notificationUrl)
+      }
+      configuration.notificationOmissionRate = notificationOmission
     } catch let error as SimulatorSpecificationError {
       throw ValidationError(error.message)
     } catch {

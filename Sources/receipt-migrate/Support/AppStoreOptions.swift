@@ -82,11 +82,14 @@ struct AppStoreOptions: ParsableArguments {
   ///   - explicitSimulatorFor: a command that uses the simulator only when asked for.
   ///   - storePath: the store, beside which the embedded simulator keeps the tokens `link`
   ///     sets.
+  ///   - rateShare: the share of Apple's per-app rate limits the client may use.
   func connectAndAnnounce(
-    config: String?, explicitSimulatorFor command: String? = nil, storePath: String
+    config: String?, explicitSimulatorFor command: String? = nil, storePath: String,
+    rateShare: Double = 1
   ) throws -> AppStoreConnection {
     let connection = try connect(
-      try choice(config: config, explicitSimulatorFor: command), storePath: storePath)
+      try choice(config: config, explicitSimulatorFor: command), storePath: storePath,
+      rateShare: rateShare)
     connection.announce(requested: simulatorRequested)
     return connection
   }
@@ -100,15 +103,19 @@ struct AppStoreOptions: ParsableArguments {
   /// - Parameters:
   ///   - choice: what ``choice(config:explicitSimulatorFor:)`` returned.
   ///   - storePath: the store, beside which the embedded simulator keeps its token changes.
+  ///   - rateShare: the share of Apple's per-app rate limits the client may use.
   /// - Returns: the connection; stop it when done.
-  func connect(_ choice: AppStoreChoice, storePath: String) throws -> AppStoreConnection {
+  func connect(_ choice: AppStoreChoice, storePath: String, rateShare: Double = 1) throws
+    -> AppStoreConnection
+  {
     switch choice {
     case .apple(let settings):
       let client: AppStoreServerAPIClient
+      var configuration = settings.configuration
+      configuration.rateLimits.share = rateShare
       do {
         client = try AppStoreServerAPIClient(
-          configuration: settings.configuration,
-          isStopping: StopRequest.isRequestedInCurrentTask)
+          configuration: configuration, isStopping: StopRequest.isRequestedInCurrentTask)
       } catch {
         throw ToolFailure.configuration("\(error)")
       }
@@ -141,12 +148,14 @@ struct AppStoreOptions: ParsableArguments {
             + "simulator, but it cannot start: \(error)")
       }
       let client: AppStoreServerAPIClient
+      var configuration = embedded.clientConfiguration
+      configuration.rateLimits.share = rateShare
       do {
         // The embedded root is the simulator's own: the notice about a root that is not Apple's
         // would only repeat what the run already says plainly.
         client = try AppStoreServerAPIClient(
-          configuration: embedded.clientConfiguration,
-          isStopping: StopRequest.isRequestedInCurrentTask, notice: { _ in })
+          configuration: configuration, isStopping: StopRequest.isRequestedInCurrentTask,
+          notice: { _ in })
       } catch {
         embedded.stop()
         throw ToolFailure.configuration("\(error)")

@@ -54,6 +54,8 @@ enum RecipeValueParser {
         } catch {
           throw ValidationError("\(setting.flag): \(error)")
         }
+      case .rateShare:
+        _ = try RateShareFlag.parse(text, default: 1)
       case .webhook:
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme ?? ""),
           url.host != nil

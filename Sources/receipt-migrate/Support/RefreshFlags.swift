@@ -24,6 +24,25 @@ struct RefreshFlags: ParsableArguments {
       valueName: "duration"))
   var notificationOverlap: String = "1h"
 
+  @Option(
+    help: ArgumentHelp(
+      "How old a customer's App Store data may grow while the change feed cannot vouch for the "
+        + "time since (default 3d): older data is asked again, oldest first, or its accounts are "
+        + "stale_app_store_data.", valueName: "duration"))
+  var maxDataAge: String = "3d"
+
+  @Option(
+    help: ArgumentHelp(
+      "How often to prove the change feed with a test notification (default 7d).",
+      valueName: "duration"))
+  var feedProofInterval: String = "7d"
+
+  @Flag(
+    help:
+      "Take a change feed nothing proves as it is (no sweep, no exit 4 for it); never an absent one, nor one found losing notifications."
+  )
+  var acceptUnprovenFeed = false
+
   func check() throws {
     if let maxRequests, maxRequests < 0 {
       throw ValidationError("--max-requests must be 0 or more, not \(maxRequests)")
@@ -43,6 +62,10 @@ struct RefreshFlags: ParsableArguments {
       maxDurationMilliseconds: try maxDuration.map {
         try DurationArgument.milliseconds($0, flag: "--max-duration")
       },
-      environment: environment)
+      environment: environment,
+      maxDataAgeMilliseconds: try DurationArgument.milliseconds(maxDataAge, flag: "--max-data-age"),
+      feedProofIntervalMilliseconds: try DurationArgument.milliseconds(
+        feedProofInterval, flag: "--feed-proof-interval"),
+      acceptsUnprovenFeed: acceptUnprovenFeed)
   }
 }

@@ -67,6 +67,8 @@ final class ConformanceRun: Sendable {
     let server = try SimulatorServer.start(configuration: configuration)
     started.append(server)
     configuration.rateLimits = try SimulatorRateLimits.parse("order=0.01")
+    // And no notification URL in production: a test notification is refused with 4040007.
+    configuration.notificationURLs = [.production: NotificationURL.none]
     let limited = try SimulatorServer.start(configuration: configuration)
     started.append(limited)
     let shapes = try ConformanceShape.all(

@@ -448,6 +448,35 @@ class Run:
                            f"notifications {environment} transactionId {transaction.transactionId}",
                            "a notification of another customer")
 
+    # MARK: - Test notifications
+
+    def test_notifications(self):
+        for environment in ("Production", "Sandbox"):
+            where = f"test notification {environment}"
+            client = self.clients[environment]
+            sent = self.call("test notification", client.request_test_notification)
+            token = sent.testNotificationToken
+            self.check(bool(token), where, "no testNotificationToken")
+            status = self.call("test notification status", client.get_test_notification_status, token)
+            payload = self.verify("notification", environment, status.signedPayload)
+            self.check(payload is not None and payload.rawNotificationType == "TEST", where,
+                       "the status does not carry a TEST notification")
+            self.check(any(a.sendAttemptResult == SendAttemptResult.SUCCESS for a in status.sendAttempts or []),
+                       where, "not delivered")
+            if payload is None:
+                continue
+            listed = self.notifications(environment, NotificationHistoryRequest(
+                startDate=self.now - 3_600_000, endDate=self.now + 1, notificationType=NotificationTypeV2.TEST),
+                f"{where} in the history")
+            self.check(any(p.notificationUUID == payload.notificationUUID for _, p in listed), where,
+                       "the TEST notification is not in the notification history")
+        # The limited server is configured without a notification URL in production.
+        limited = self.client(Environment.PRODUCTION, self.config["limited_url"])
+        self.expect_error("test notification without a URL", 404, 4040007, limited.request_test_notification)
+        self.expect_error("unknown test notification token", 404, 4040008,
+                          self.clients["Production"].get_test_notification_status,
+                          "00000000-0000-0000-0000-000000000000_0")
+
     # MARK: - Set app account token, errors
 
     def production_originals(self, keep):
@@ -622,7 +651,8 @@ class Run:
             for step in (self.history, self.statuses, self.transaction_info, self.refund_history,
                          self.app_transaction):
                 steps.append((f"{step.__name__} of {customer['app_transaction_id']}", step, (customer,)))
-        for step in (self.order_lookup, self.notification_history, self.errors, self.set_app_account_token):
+        for step in (self.order_lookup, self.notification_history, self.errors, self.set_app_account_token,
+                     self.test_notifications):
             steps.append((step.__name__, step, ()))
         for name, step, arguments in steps:
             # An answer Apple's client refuses (an APIException, a model it cannot read) is a

@@ -55,11 +55,17 @@ enum EndToEnd {
   /// A generated world whose timeline goes on `days` days past its clock, with every timeline
   /// rate multiplied by `rateScale` so that a few nights hold every kind of event (made once
   /// per process and arguments).
-  static func timelineWorld(seed: UInt64, accounts: Int, days: Int, rateScale: Double) throws
-    -> String
-  {
+  ///   - tokenNamespace: when given, purchases after the clock carry the team's
+  ///     `appAccountToken` derived in this namespace (see
+  ///     `GeneratorConfiguration.appAccountTokenNamespace`), and every customer who never
+  ///     subscribed starts a subscription in the timeline: customers who first buy after the
+  ///     cut-over.
+  static func timelineWorld(
+    seed: UInt64, accounts: Int, days: Int, rateScale: Double, tokenNamespace: String? = nil
+  ) throws -> String {
     try worlds.withLock { worlds in
-      let key = "\(seed)-\(accounts)-\(days)-\(rateScale)"
+      let key =
+        "\(seed)-\(accounts)-\(days)-\(rateScale)" + (tokenNamespace.map { "-\($0)" } ?? "")
       if let directory = worlds[key] { return directory }
       let directory = root.appendingPathComponent("timeline-\(key)").path
       try FileManager.default.createDirectory(
@@ -67,6 +73,9 @@ enum EndToEnd {
       var configuration = GeneratorConfiguration()
       configuration.daysAfter = days
       configuration.timelineRates = TimelineRates().scaled(by: rateScale)
+      configuration.appAccountTokenNamespace = tokenNamespace
+      // A chance per 30 days, scaled by the timeline's length: this many is certain in a day.
+      if tokenNamespace != nil { configuration.timelineRates.newSubscriberPer30Days = 30 }
       let world = WorldGenerator(configuration: configuration).generate(
         accounts: accounts, seed: seed)
       _ = try GeneratedArchive(world: world).write(to: directory)

@@ -81,6 +81,10 @@ struct APIErrorAnswer: Error, Hashable, Sendable {
 
   static let originalTransactionIdNotFound = APIErrorAnswer(
     code: 4_040_005, message: "Original transaction id not found.")
+  static let serverNotificationURLNotFound = APIErrorAnswer(
+    code: 4_040_007, message: "An invalid request: no App Store Server Notifications URL is set.")
+  static let testNotificationNotFound = APIErrorAnswer(
+    code: 4_040_008, message: "No test notification has this token.")
   static let transactionIdNotFound = APIErrorAnswer(
     code: 4_040_010, message: "Transaction id not found.")
   static let appTransactionDoesNotExist = APIErrorAnswer(

@@ -19,6 +19,8 @@ enum EndpointNames {
       "notifications": .notificationHistory,
       "notification-history": .notificationHistory,
       "app-account-token": .setAppAccountToken,
+      "test-notification": .requestTestNotification,
+      "test-status": .testNotificationStatus,
     ]
     for endpoint in Endpoint.allCases { names[endpoint.rawValue] = endpoint }
     return names
@@ -35,6 +37,8 @@ enum EndpointNames {
     case .appTransactionInfo: "app-transaction"
     case .notificationHistory: "notifications"
     case .setAppAccountToken: "app-account-token"
+    case .requestTestNotification: "test-notification"
+    case .testNotificationStatus: "test-status"
     }
   }
 

@@ -42,8 +42,18 @@ public struct SimulatorConfiguration: Sendable {
   /// The `appTransactionId`s of customers whose app transaction does not exist (answered
   /// 4040019), such as customers who only ever bought before app transactions existed.
   public var customersWithoutAppTransaction: Set<String>
-  /// The share of notifications whose delivery failed, for `onlyFailures`; 5 % by default.
+  /// The share of notifications whose first delivery attempt failed; 5 % by default.
   public var notificationFailureRate: Double
+  /// Of those, in production, the share a later attempt delivers (Apple retries up to five more
+  /// times, 1, 12, 24, 48 and 72 hours after the previous attempt; which retry succeeds is drawn
+  /// evenly); the rest are never delivered. Half by default. The sandbox tries once.
+  public var lateDeliveryShare: Double
+  /// The notification URL the app configured, per environment: version 2 (the history lists
+  /// what Apple sends) unless set here.
+  public var notificationURLs: [SimulatedEnvironment: NotificationURL]
+  /// The share of notifications the history leaves out although they happened: a change feed
+  /// that drops some. 0 by default.
+  public var notificationOmissionRate: Double
   /// How far in the future a token's `iat` may be, for clients whose clock runs ahead: 60 s.
   public var tokenClockSkew: Duration
   /// The production listener's port; 0 (the default) for an ephemeral one.
@@ -92,6 +102,9 @@ public struct SimulatorConfiguration: Sendable {
     productionHasRelease = true
     customersWithoutAppTransaction = []
     notificationFailureRate = 0.05
+    lateDeliveryShare = 0.5
+    notificationURLs = [:]
+    notificationOmissionRate = 0
     tokenClockSkew = .seconds(60)
     productionPort = 0
     sandboxPort = 0
@@ -134,6 +147,14 @@ public struct SimulatorConfiguration: Sendable {
     guard (0...1).contains(notificationFailureRate) else {
       throw SimulatorStartError(
         "the notification failure rate is \(notificationFailureRate); it must be between 0 and 1")
+    }
+    guard (0...1).contains(lateDeliveryShare) else {
+      throw SimulatorStartError(
+        "the late delivery share is \(lateDeliveryShare); it must be between 0 and 1")
+    }
+    guard (0...1).contains(notificationOmissionRate) else {
+      throw SimulatorStartError(
+        "the notification omission rate is \(notificationOmissionRate); it must be between 0 and 1")
     }
     guard requestLogCapacity >= 0 else {
       throw SimulatorStartError("the request log capacity must be 0 or more")

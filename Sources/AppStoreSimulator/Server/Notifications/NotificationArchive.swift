@@ -8,12 +8,23 @@ import Synchronization
 /// known customer's `NotificationTimeline`), then kept, with each notification signed once.
 final class NotificationArchive: Sendable {
   private let failureRate: Double
+  private let lateDeliveryShare: Double
+  private let omissionRate: Double
   private let seed: UInt64
   private let records = Mutex<[SimulatedEnvironment: [NotificationRecord]]>([:])
   private let signedPayloads: SignedValueCache<NotificationPayload>
 
-  init(failureRate: Double, seed: UInt64, cacheLimit: Int) {
+  /// - Parameters:
+  ///   - failureRate: the share of notifications whose first delivery fails.
+  ///   - lateDeliveryShare: the share of those a later (production) attempt delivers.
+  ///   - omissionRate: the share the history leaves out.
+  init(
+    failureRate: Double, lateDeliveryShare: Double, omissionRate: Double, seed: UInt64,
+    cacheLimit: Int
+  ) {
     self.failureRate = failureRate
+    self.lateDeliveryShare = lateDeliveryShare
+    self.omissionRate = omissionRate
     self.seed = seed
     signedPayloads = SignedValueCache(limit: cacheLimit)
   }
@@ -34,6 +45,15 @@ final class NotificationArchive: Sendable {
         for (offset, var record) in timeline.records().enumerated() {
           record.uuid = Self.uuid(seed: seed, customer: customer.appTransactionId, offset: offset)
           record.failed = Self.unit(record.uuid) < failureRate
+          if record.failed, environment == .production,
+            Self.unit(record.uuid, salt: "late") < lateDeliveryShare
+          {
+            // One of the five retries succeeds.
+            record.deliveredOnAttempt =
+              1 + Int(Self.unit(record.uuid, salt: "attempt") * 5)
+              % DeliverySchedule.retryHours.count
+          }
+          record.omitted = Self.unit(record.uuid, salt: "omitted") < omissionRate
           all.append(record)
         }
       }
@@ -81,18 +101,19 @@ final class NotificationArchive: Sendable {
     }
   }
 
-  /// The delivery attempts of a notification made by `now`: one success, or two failures an
-  /// hour apart.
-  static func sendAttempts(of record: NotificationRecord, now: Timestamp) -> [SendAttempt] {
-    guard record.failed else {
-      return [SendAttempt(attemptDate: record.date, sendAttemptResult: .success)]
+  /// The signed `TEST` notification of a test, signed at the instant it was sent.
+  func payload(of test: TestNotifications.Test, factory: PayloadFactory, signed: SignedValues)
+    throws(CryptoError) -> Verified<NotificationPayload>
+  {
+    try signedPayloads.value(for: .init(id: test.uuid, version: 0)) { () throws(CryptoError) in
+      try signed.sign(
+        NotificationPayload(
+          notificationType: .test, notificationUUID: test.uuid, version: "2.0",
+          signedDate: test.date,
+          data: NotificationData(
+            appAppleId: factory.appAppleId, bundleId: factory.bundleId,
+            bundleVersion: PayloadFactory.applicationVersion, environment: factory.environment)))
     }
-    return [
-      SendAttempt(attemptDate: record.date, sendAttemptResult: .timedOut),
-      SendAttempt(
-        attemptDate: record.date.adding(milliseconds: Timestamp.millisecondsPerHour),
-        sendAttemptResult: .unsuccessfulHttpResponseCode),
-    ].filter { ($0.attemptDate ?? record.date) <= now }
   }
 
   /// A stable UUID-shaped id from the world's seed, the customer and the event's position.
@@ -106,5 +127,11 @@ final class NotificationArchive: Sendable {
   private static func unit(_ uuid: String) -> Double {
     let digits = uuid.replacingOccurrences(of: "-", with: "").suffix(12)
     return Double(UInt64(digits, radix: 16) ?? 0) / Double(UInt64(1) << 48)
+  }
+
+  /// Another number in `0..<1` drawn from a UUID, independent of ``unit(_:)`` for each salt.
+  private static func unit(_ uuid: String, salt: String) -> Double {
+    let digits = SHA256.hexDigest("\(salt)/\(uuid)".utf8).prefix(12)
+    return Double(UInt64(String(digits), radix: 16) ?? 0) / Double(UInt64(1) << 48)
   }
 }

@@ -79,11 +79,19 @@ struct NotificationQuery: Hashable, Sendable {
 
   /// Whether a notification passes the type, subtype and failure filters (the transaction
   /// filter is applied by customer).
-  func matches(_ record: NotificationRecord) -> Bool {
-    if let notificationType, record.type != notificationType { return false }
-    if let notificationSubtype, record.subtype != notificationSubtype { return false }
-    if onlyFailures && !record.failed { return false }
-    return record.date >= startDate && record.date < endDate
+  ///
+  /// - Parameters:
+  ///   - type: its type.
+  ///   - subtype: its subtype.
+  ///   - date: its `signedDate`.
+  ///   - isUndelivered: whether no attempt to deliver it succeeded yet.
+  func matches(
+    type: NotificationType, subtype: NotificationSubtype?, date: Timestamp, isUndelivered: Bool
+  ) -> Bool {
+    if let notificationType, type != notificationType { return false }
+    if let notificationSubtype, subtype != notificationSubtype { return false }
+    if onlyFailures && !isUndelivered { return false }
+    return date >= startDate && date < endDate
   }
 
   /// The fingerprint a pagination token must carry: the same body, field for field.

@@ -17,6 +17,12 @@ struct NotificationRecord: Hashable, Sendable {
   var originalTransactionId: String?
   /// `notificationUUID`.
   var uuid: String = ""
-  /// Whether every attempt to deliver it failed.
+  /// Whether its first delivery attempt failed.
   var failed = false
+  /// The attempt (counted from 0, the first) on which a failed notification was delivered after
+  /// all, or `nil` when no attempt succeeds.
+  var deliveredOnAttempt: Int?
+  /// Whether the notification history leaves it out although Apple sent it (a feed that drops
+  /// notifications).
+  var omitted = false
 }

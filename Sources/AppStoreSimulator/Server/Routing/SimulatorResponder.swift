@@ -16,6 +16,8 @@ final class SimulatorResponder: Sendable {
   let faults: FaultInjector
   let recorder: SimulatorRecorder
   let notifications: NotificationArchive
+  let testNotifications: TestNotifications
+  let notificationURLs: [SimulatedEnvironment: NotificationURL]
   let pageSize: Int
   let behaviour: UnconfirmedBehaviour
   let wallClock: @Sendable () -> Timestamp
@@ -47,8 +49,12 @@ final class SimulatorResponder: Sendable {
     recorder = SimulatorRecorder(
       capacity: configuration.requestLogCapacity, callback: configuration.requestLog)
     notifications = NotificationArchive(
-      failureRate: configuration.notificationFailureRate, seed: configuration.world.seed,
+      failureRate: configuration.notificationFailureRate,
+      lateDeliveryShare: configuration.lateDeliveryShare,
+      omissionRate: configuration.notificationOmissionRate, seed: configuration.world.seed,
       cacheLimit: configuration.signedValueCacheLimit)
+    testNotifications = TestNotifications(seed: configuration.world.seed)
+    notificationURLs = configuration.notificationURLs
     pageSize = configuration.pageSize
     behaviour = configuration.behaviour
     wallClock = configuration.now
@@ -56,6 +62,11 @@ final class SimulatorResponder: Sendable {
     customersWithoutAppTransaction = configuration.customersWithoutAppTransaction
     productionFactory = PayloadFactory(environment: .production, state: state)
     sandboxFactory = PayloadFactory(environment: .sandbox, state: state)
+  }
+
+  /// The notification URL the app configured for `environment`.
+  func notificationURL(of environment: SimulatedEnvironment) -> NotificationURL {
+    notificationURLs[environment] ?? .version2
   }
 
   func factory(for environment: SimulatedEnvironment) -> PayloadFactory {
@@ -188,6 +199,9 @@ final class SimulatorResponder: Sendable {
       case .appTransaction(let id): return try appTransaction(id, in: environment)
       case .notificationHistory: return try notificationHistory(request, in: environment)
       case .setAppAccountToken(let id): return setAppAccountToken(id, request, in: environment)
+      case .requestTestNotification: return requestTestNotification(in: environment)
+      case .testNotificationStatus(let token):
+        return try testNotificationStatus(token, in: environment)
       }
     } catch let error as WorldFileError {
       return .error(.unreadableWorld(error))

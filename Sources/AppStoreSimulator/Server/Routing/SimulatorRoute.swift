@@ -13,6 +13,8 @@ enum SimulatorRoute: Hashable, Sendable {
   case appTransaction(String)
   case notificationHistory
   case setAppAccountToken(String)
+  case requestTestNotification
+  case testNotificationStatus(String)
 
   /// Why a request names no route.
   enum Miss: Error, Hashable, Sendable {
@@ -32,6 +34,8 @@ enum SimulatorRoute: Hashable, Sendable {
     case .appTransaction: .appTransactionInfo
     case .notificationHistory: .notificationHistory
     case .setAppAccountToken: .setAppAccountToken
+    case .requestTestNotification: .requestTestNotification
+    case .testNotificationStatus: .testNotificationStatus
     }
   }
 
@@ -55,6 +59,10 @@ enum SimulatorRoute: Hashable, Sendable {
       (route, expected) = (.orderLookup(parts[2]), .get)
     case 3 where parts[0] == "v1" && parts[1] == "notifications" && parts[2] == "history":
       (route, expected) = (.notificationHistory, .post)
+    case 3 where parts[0] == "v1" && parts[1] == "notifications" && parts[2] == "test":
+      (route, expected) = (.requestTestNotification, .post)
+    case 4 where parts[0] == "v1" && parts[1] == "notifications" && parts[2] == "test":
+      (route, expected) = (.testNotificationStatus(parts[3]), .get)
     case 3 where parts[0] == "v1" && parts[1] == "transactions":
       (route, expected) = (.transactionInfo(parts[2]), .get)
     case 4 where parts[0] == "v1" && parts[1] == "transactions" && parts[2] == "appTransactions":
