@@ -168,7 +168,7 @@ struct DeliveryScheduleTests {
     defer { try? store.close() }
     let stored = try StoredRun.load(from: store, id: runId)
     let failed =
-      run.lostNotifications.map { ($0, "lost (reported by run \(runId))") }
+      run.lostNotifications.map { ($0, "lost (reported by run \(runId), ") }
       + run.pendingNotifications.map { ($0, "pending (Apple may still retry it") }
     for (notification, state) in failed {
       guard let account = notification.accounts.first,

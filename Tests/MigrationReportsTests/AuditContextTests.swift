@@ -130,9 +130,9 @@ struct AuditContextTests {
     let lines = text.split(separator: "\n")
     #expect(lines.contains("Notifications your server did not receive"))
     let lost = lines.first { $0.contains("lost-uuid") } ?? ""
-    #expect(lost.contains("lost (reported by run run-1)"))
+    #expect(lost.contains("lost (reported by run run-1, 2 failed)"))
     let pending = lines.first { $0.contains("pending-uuid") } ?? ""
-    #expect(pending.contains("pending (Apple may still retry it: do not replay yet)"))
+    #expect(pending.contains("pending (Apple may still retry it: do not replay yet, 2 failed)"))
     #expect(!ExplainRenderer.render(comparison).contains("did not receive"))
 
     let pseudonymizer = try Pseudonymizer(salt: SampleWorld.salt)
