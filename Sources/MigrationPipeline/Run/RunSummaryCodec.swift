@@ -62,16 +62,7 @@ public enum RunSummaryCodec {
     } else {
       writer.null()
     }
-    writer.field("command", summary.command)
-    writer.key("command_line")
-    writer.beginArray()
-    for argument in summary.commandLine { writer.value(argument) }
-    writer.endArray()
-    writer.field("exit_code", summary.exitCode.map(Int.init))
-    writer.key("used_inputs")
-    writer.beginArray()
-    for input in summary.usedInputs { input.write(into: &writer) }
-    writer.endArray()
+    summary.writeInvocation(into: &writer)
     func impacts(_ name: String, _ counts: [DiscrepancyCategory.Impact: Int]?) {
       guard let counts else { return }
       writer.key(name)
