@@ -16,7 +16,8 @@ struct ReceiptMigrate: AsyncParsableCommand {
     subcommands: [
       MigrateCommand.self, AuditCommand.self, IngestCommand.self, BackfillCommand.self,
       CompareCommand.self,
-      ReportCommand.self, RunsCommand.self, RecipeCommand.self, ExplainCommand.self,
+      ReportCommand.self, RunsCommand.self, DiffCommand.self, RecipeCommand.self,
+      ExplainCommand.self,
       ReceiptCommand.self, DecodeCommand.self,
       LookupCommand.self, LinkCommand.self, NotificationsCommand.self,
       SimulatorCommand.self,

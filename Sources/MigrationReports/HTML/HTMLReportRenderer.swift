@@ -423,7 +423,7 @@ struct HTMLReportRenderer {
   func e(_ text: String) -> String { HTMLText.escape(text) }
 
   /// The CSP source of an inline element: `sha256-<base64 of the digest>`.
-  private static func hash(_ text: String) -> String {
+  static func hash(_ text: String) -> String {
     "sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString()
   }
 }

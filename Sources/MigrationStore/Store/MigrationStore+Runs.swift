@@ -211,6 +211,23 @@ extension MigrationStore {
       binding: runId, accountId, decode: Self.comparisonRow)
   }
 
+  /// Calls `body` with every account a run classified, in the store's order of account ids
+  /// (their bytes), one row at a time.
+  ///
+  /// - Parameters:
+  ///   - runId: the run.
+  ///   - body: receives each row.
+  /// - Throws: `SQLiteError`, or what `body` throws.
+  public func forEachComparison(runId: String, _ body: (ComparisonRow) throws -> Void) throws {
+    try database.forEachRow(
+      """
+      SELECT account_id, category, table_category, cause, explanation FROM comparisons
+      WHERE run_id = ? ORDER BY account_id
+      """,
+      binding: runId
+    ) { try body(try Self.comparisonRow($0)) }
+  }
+
   /// How many accounts a run classified.
   ///
   /// - Parameter runId: the run.
