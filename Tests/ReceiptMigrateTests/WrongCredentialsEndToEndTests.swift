@@ -8,7 +8,12 @@ import Testing
 ///
 /// Evidence: our tool against our simulator (`simulator serve`, which checks the token's key id
 /// as Apple does and answers 401 without a reason); the requests are counted from the
-/// simulator's own request log, not from the tool.
+/// simulator's own request log, not from the tool. On this world the first requests are few in
+/// flight (the backfill opens with two order-id look-ups, the refresh with one notification
+/// history page), so the bound held before the client's fix too (4 requests were sent then, 2
+/// now): what this test proves is the exit code, the message and that both stages stop. That
+/// many requests in flight stop together is shown by `CredentialRefusalTests` (AppStoreServerAPITests) (40 calls, 4 at a
+/// time: 80 requests before the fix, at most 5 after).
 @Suite("receipt-migrate with wrong credentials, end to end", .timeLimit(.minutes(2)))
 struct WrongCredentialsEndToEndTests {
   /// The concurrency the audits run with (``AuditCommandEndToEndTests/auditArguments``).
