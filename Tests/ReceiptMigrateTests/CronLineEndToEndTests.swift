@@ -41,7 +41,10 @@ struct CronLineEndToEndTests {
     ]
     var configuration: [String: Any] = [:]
     for (variable, member) in members {
-      configuration[member] = try #require(environment[variable], "serve gave no \(variable)")
+      guard let value = environment[variable] else {
+        throw AuditCommandEndToEndTests.Failure("serve gave no \(variable)")
+      }
+      configuration[member] = value
     }
     if let keyId { configuration["key_id"] = keyId }
     let directory = folder.appendingPathComponent(".receipt-migrate")
