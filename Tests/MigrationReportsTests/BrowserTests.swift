@@ -92,7 +92,25 @@ extension ReportInChromium {
         ChangeKind.allCases.filter { (since.primary?[$0] ?? 0) > 0 }.count
           + ChangeKind.allCases.filter { (since.table?[$0] ?? 0) > 0 }.count
       }
-      return categoryBars + tableBars + histogramBars + (since ?? 0)
+      // The trend: a bar per non-empty impact of each run, and one for new and one for
+      // resolved findings when there are any; this run's numbers are the report's own.
+      var trendBars = 0
+      if scenario.summary.isAudit, scenario.context.trend.count >= 2 {
+        for point in scenario.context.trend.dropLast() {
+          trendBars += point.entry.impactCounts.values.filter { $0 > 0 }.count
+          trendBars +=
+            (point.entry.newFindings > 0 ? 1 : 0) + (point.entry.resolvedFindings > 0 ? 1 : 0)
+        }
+        let impacts: [DiscrepancyCategory.Impact] = [
+          .losesAccess, .gainsAccess, .changesTerms, .needsAttention,
+        ]
+        trendBars += impacts.filter { statistics.count($0) > 0 }.count
+        let this = scenario.context.trend[scenario.context.trend.count - 1].entry
+        var counted = this
+        counted.since = scenario.summary.since
+        trendBars += (counted.newFindings > 0 ? 1 : 0) + (counted.resolvedFindings > 0 ? 1 : 0)
+      }
+      return categoryBars + tableBars + histogramBars + (since ?? 0) + trendBars
     }
 
     /// Addresses, and how many accounts each shows.

@@ -8,6 +8,9 @@ import JSON
 ///
 /// One client is shared by all tasks of a run (up to ~64 at once): the token, the rate limiter,
 /// the concurrency limiter, the environment memory and the counters are shared and thread-safe.
+/// So is the verdict on the credentials: once a 401 survives a freshly signed token, no further
+/// request is sent to that environment (``CredentialVerdicts``), and a run stops within its
+/// concurrency plus one request.
 ///
 /// Time is injected (`now`, `sleep`, `random`), so tests run without waiting and without the
 /// wall clock.
@@ -26,6 +29,9 @@ public final class AppStoreServerAPIClient: Sendable {
 
   /// The environment each customer id was found in.
   public let environments = EnvironmentResolver()
+
+  /// Whether the App Store refused this client's credentials, per environment.
+  private let credentials = CredentialVerdicts()
 
   private let transport: any HTTPTransport
   private let tokens: BearerTokenProvider
@@ -132,11 +138,29 @@ public final class AppStoreServerAPIClient: Sendable {
     let verifier = verifier(for: call.environment)
     var attempt = 0
     var renewedToken = false
+    // Whether this call is the probe of the credentials (see ``CredentialVerdicts``); a probe
+    // that ends without an answer proves nothing, and must not leave the others waiting.
+    var probing = false
+    defer { if probing { credentials.settle(call.environment, refused: false) } }
     while true {
       attempt += 1
       if isStopping?() == true { throw error(.cancelled, call) }
       let failure: AppStoreAPIError
-      switch await attemptOnce(call, request: request) {
+      let outcome = await attemptOnce(call, request: request, isProbe: probing)
+      let isUnauthorized: Bool
+      if case .failure(let error) = outcome.result, error.kind == .unauthorized {
+        isUnauthorized = true
+      } else {
+        isUnauthorized = false
+      }
+      if probing {
+        probing = false
+        credentials.settle(call.environment, refused: isUnauthorized)
+      } else if outcome.openedProbe && renewedToken {
+        // A token signed after an earlier 401 was refused as well: that is the verdict.
+        credentials.settle(call.environment, refused: true)
+      }
+      switch outcome.result {
       case .success(let response):
         do {
           let value = try decode(response.body, verifier)
@@ -148,7 +172,15 @@ public final class AppStoreServerAPIClient: Sendable {
         }
       case .failure(let error) where error.kind == .unauthorized && !renewedToken:
         // An expired or rejected token is re-signed once; a second 401 is a configuration error.
+        // Of the requests that got a 401 together, one tries the fresh token; the others wait
+        // for its verdict rather than each spending a request on the same question.
         renewedToken = true
+        if outcome.openedProbe {
+          probing = true
+        } else if await credentials.verdict(in: call.environment) == .refused {
+          counters.record(call.endpoint) { $0.failures += 1 }
+          throw error
+        }
         attempt -= 1
         continue
       case .failure(let error):
@@ -244,29 +276,52 @@ public final class AppStoreServerAPIClient: Sendable {
     }
   }
 
+  /// What one attempt came to, and whether its 401 opened the probe of the credentials.
+  private struct Attempt {
+    var result: Result<HTTPResponse, AppStoreAPIError>
+    var openedProbe = false
+  }
+
   /// One attempt: wait for a slot and a permit, authorize, send, classify.
-  private func attemptOnce(_ call: Call, request: HTTPRequest) async -> Result<
-    HTTPResponse, AppStoreAPIError
-  > {
+  ///
+  /// While the credentials are being probed in the call's environment, only the probe is sent;
+  /// once they were refused, nothing is.
+  private func attemptOnce(_ call: Call, request: HTTPRequest, isProbe: Bool) async -> Attempt {
     do throws(AppStoreAPIError) {
       try await waitForTurn(call)
     } catch {
-      return .failure(error)
+      return Attempt(result: .failure(error))
     }
-    do {
-      try await concurrencyLimiter.acquire()
-    } catch {
-      return .failure(self.error(.cancelled, call))
+    admitted: while true {
+      do {
+        try await concurrencyLimiter.acquire()
+      } catch {
+        return Attempt(result: .failure(self.error(.cancelled, call)))
+      }
+      switch credentials.admission(in: call.environment, isProbe: isProbe) {
+      case .send:
+        break admitted
+      case .refused:
+        concurrencyLimiter.release()
+        return Attempt(result: .failure(error(.unauthorized, call)))
+      case .wait:
+        // The permit goes back while waiting, so that the probe can be sent.
+        concurrencyLimiter.release()
+        _ = await credentials.verdict(in: call.environment)
+        if isStopping?() == true { return Attempt(result: .failure(error(.cancelled, call))) }
+      }
     }
     defer { concurrencyLimiter.release() }
     // A stop asked while this call waited for a permit: the request is not sent.
-    if isStopping?() == true { return .failure(error(.cancelled, call)) }
+    if isStopping?() == true { return Attempt(result: .failure(error(.cancelled, call))) }
     let token: BearerToken
     do {
       token = try tokens.token()
     } catch {
-      return .failure(
-        self.error(.invalidRequest("the request token cannot be signed: \(error.message)"), call))
+      return Attempt(
+        result: .failure(
+          self.error(
+            .invalidRequest("the request token cannot be signed: \(error.message)"), call)))
     }
     var authorized = request
     authorized.headers["Authorization"] = token.authorizationHeaderValue
@@ -276,19 +331,24 @@ public final class AppStoreServerAPIClient: Sendable {
       response = try await transport.send(authorized)
     } catch {
       counters.record(call.endpoint) { $0.transportErrors += 1 }
-      return .failure(self.error(.transport(error), call))
+      return Attempt(result: .failure(self.error(.transport(error), call)))
     }
     guard (200..<300).contains(response.status) else {
       let failure = classify(response, call)
-      if failure.kind == .unauthorized { tokens.invalidate(token) }
+      var openedProbe = false
+      if failure.kind == .unauthorized {
+        tokens.invalidate(token)
+        // Noted while the permit is still held, so no request slips out before the probe.
+        openedProbe = credentials.noteRejection(in: call.environment)
+      }
       counters.record(call.endpoint) { counts in
         counts.errorsByStatus[response.status, default: 0] += 1
         if let code = failure.errorCode { counts.errorsByCode[code.rawValue, default: 0] += 1 }
         if response.status == 429 { counts.rateLimited += 1 }
       }
-      return .failure(failure)
+      return Attempt(result: .failure(failure), openedProbe: openedProbe)
     }
-    return .success(response)
+    return Attempt(result: .success(response))
   }
 
   private func makeRequest(_ call: Call) throws(AppStoreAPIError) -> HTTPRequest {

@@ -367,10 +367,15 @@ public struct MigrationRunner: Sendable {
         ?? { throw RunRecipe.Failure(description: "the run \(run.summary.runId) is not stored") }())
     let stage = CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
+    var context = run.context
+    if run.summary.isAudit {
+      context.trend = try RunTrend.points(
+        of: run.summary.runId, in: store, reportsDirectory: options.reportsDirectory)
+    }
     let directory = try ReportWriter.writeRun(
       summary: run.summary,
       source: try StoredComparisons(stage: stage, outline: .storedRun(run.summary.runId)),
-      context: run.context,
+      context: context,
       reportsDirectory: options.reportsDirectory, options: reportOptions)
     // Only now is the run a baseline for the next, and its lost notifications handed over.
     try store.runLedger.markReported(

@@ -157,7 +157,11 @@ public struct StoredRun: Sendable {
     store: MigrationStore, reportsDirectory: String, options: ReportOptions,
     observer: (any ProgressObserver)? = nil
   ) throws -> (directory: String, changed: [String]) {
-    let context = try context(store: store)
+    var context = try context(store: store)
+    if summary.isAudit {
+      context.trend = try RunTrend.points(
+        of: row.id, in: store, reportsDirectory: reportsDirectory)
+    }
     let sameAccounts =
       try store.classifiedAccountsNoLongerStored(runId: row.id).isEmpty
       && store.classifiedAccountCount(runId: row.id) == store.accountCount()

@@ -56,6 +56,7 @@ struct HTMLReportRenderer {
     html += headline()
     html += actions()
     html += sinceLastRun()
+    html += trend()
     html += categories()
     html += valueSections()
     html += "<div class=\"pair\">\n" + transitions() + expiryDifferences() + "</div>\n"

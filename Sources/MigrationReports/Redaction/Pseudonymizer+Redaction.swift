@@ -110,6 +110,8 @@ extension Pseudonymizer {
       pendingNotifications: context.pendingNotifications.map(redacting))
     redacted.tableOnlyAccounts = context.tableOnlyAccounts.map { pseudonym(forAccount: $0) }
       .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    // Run ids, dates and counts name no account.
+    redacted.trend = context.trend
     redacted.unclaimedCustomers = context.unclaimedCustomers.map { customer in
       var customer = customer
       customer.customerKey = pseudonym(forCustomer: customer.customerKey)

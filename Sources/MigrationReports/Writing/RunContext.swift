@@ -1,5 +1,6 @@
 /// What a run's report shows besides its comparisons: the accounts whose category changed since
-/// the run it was compared with, and the notifications Apple never delivered that it reports.
+/// the run it was compared with, the notifications Apple never delivered that it reports, and
+/// for an audit the runs before it.
 public struct RunContext: Hashable, Sendable {
   /// The accounts whose primary or table category changed, by account id.
   public var changes: [AccountChange]
@@ -12,6 +13,9 @@ public struct RunContext: Hashable, Sendable {
   public var tableOnlyAccounts: [String] = []
   /// The App Store customers no account claims.
   public var unclaimedCustomers: [UnclaimedCustomer] = []
+  /// An audit's trend: the store's complete runs before this one, oldest first, then this run;
+  /// empty when not an audit or not known (a report renders no trend then).
+  public var trend: [RunTrendPoint] = []
 
   /// Creates a context.
   public init(

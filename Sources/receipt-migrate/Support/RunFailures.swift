@@ -16,9 +16,17 @@ enum RunFailures {
       throw error
     } catch let error as AppStoreAPIError {
       if case .unauthorized = error.kind {
+        // The run stopped at the first 401 a fresh token did not cure (the client sends
+        // nothing more); Apple's 401 gives no reason, so every setting that can cause it is
+        // named, in the order they are most often wrong.
         throw ToolFailure.configuration(
-          "the App Store refused the credentials (401): check ASC_ISSUER_ID, ASC_KEY_ID, "
-            + "ASC_PRIVATE_KEY_PATH and APP_BUNDLE_ID — \(error)")
+          "the App Store refused the credentials (HTTP 401, again with a freshly signed token; "
+            + "\(error.endpoint) in \(error.environment.rawValue)), so the run stopped at once. "
+            + "Check ASC_KEY_ID and ASC_ISSUER_ID (App Store Connect, Users and Access, "
+            + "Integrations, In-App Purchase), that the private key (ASC_PRIVATE_KEY_PATH) is "
+            + "the one of that key id, APP_BUNDLE_ID, and the system clock; in the "
+            + "configuration file they are key_id, issuer_id, private_key_path and bundle_id. "
+            + "An app never released in production is refused by production too.")
       }
       if error.errorCode == .invalidAppIdentifier {
         throw ToolFailure.configuration("the App Store does not know this app: \(error)")

@@ -93,49 +93,100 @@ enum SampleWorld {
 
   /// What changed since the night before (consistent with ``auditSummary``'s counts) and the
   /// notifications Apple never delivered.
-  static let auditContext = RunContext(
-    changes: [
-      AccountChange(
-        accountId: "acct-1005",
-        primary: CategoryChange(from: "match", to: "billing_retry_as_active", kind: .newFinding),
-        table: nil),
-      AccountChange(
-        accountId: "acct-1007", primary: nil,
-        table: CategoryChange(from: "match", to: "grace_missed", kind: .newFinding)),
-      AccountChange(
-        accountId: "acct-1008",
-        primary: CategoryChange(from: "stale_expired", to: "stale_renewed", kind: .categoryChanged),
-        table: nil),
-      AccountChange(
-        accountId: "acct-1012",
-        primary: CategoryChange(from: "match", to: "expiry_drift", kind: .newFinding), table: nil),
-      AccountChange(
-        accountId: "acct-1021",
-        primary: CategoryChange(from: "stale_renewed", to: "match", kind: .resolved),
-        table: CategoryChange(from: "refund_missed", to: "match", kind: .resolved)),
-    ],
-    lostNotifications: [
-      LostNotification(
-        uuid: "5b0a7c3e-0000-4000-8000-000000000001", environment: "Production",
-        type: "DID_RENEW", subtype: nil, signedDate: at("2024-06-15T09:00:00Z"),
-        originalTransactionId: "1000000000000001", customerKey: "7000000000000001",
-        accounts: ["acct-1005"], firstAttempt: at("2024-06-15T09:00:01Z"),
-        lastAttempt: at("2024-06-15T10:00:01Z"), reason: "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
-        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX1JFTkVXIn0.c2ln"),
-      LostNotification(
-        uuid: "5b0a7c3e-0000-4000-8000-000000000002", environment: "Production",
-        type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD", signedDate: at("2024-06-15T11:30:00Z"),
-        originalTransactionId: "1000000000000001", customerKey: "7000000000000018",
-        accounts: ["acct-1018", "acct-1019"], firstAttempt: at("2024-06-15T11:30:02Z"),
-        lastAttempt: at("2024-06-15T12:30:02Z"), reason: "TIMED_OUT",
-        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX0ZBSUwifQ.c2ln"),
-      LostNotification(
-        uuid: "5b0a7c3e-0000-4000-8000-000000000003", environment: "Production",
-        type: "REFUND", subtype: nil, signedDate: at("2024-06-16T01:15:00Z"),
-        originalTransactionId: "1000000000000001", customerKey: nil, accounts: [],
-        firstAttempt: at("2024-06-16T01:15:03Z"), lastAttempt: nil, reason: "TIMED_OUT",
-        signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiUkVGVU5EIn0.c2ln"),
-    ])
+  static let auditContext = withTrend(
+    RunContext(
+      changes: [
+        AccountChange(
+          accountId: "acct-1005",
+          primary: CategoryChange(from: "match", to: "billing_retry_as_active", kind: .newFinding),
+          table: nil),
+        AccountChange(
+          accountId: "acct-1007", primary: nil,
+          table: CategoryChange(from: "match", to: "grace_missed", kind: .newFinding)),
+        AccountChange(
+          accountId: "acct-1008",
+          primary: CategoryChange(
+            from: "stale_expired", to: "stale_renewed", kind: .categoryChanged),
+          table: nil),
+        AccountChange(
+          accountId: "acct-1012",
+          primary: CategoryChange(from: "match", to: "expiry_drift", kind: .newFinding), table: nil),
+        AccountChange(
+          accountId: "acct-1021",
+          primary: CategoryChange(from: "stale_renewed", to: "match", kind: .resolved),
+          table: CategoryChange(from: "refund_missed", to: "match", kind: .resolved)),
+      ],
+      lostNotifications: [
+        LostNotification(
+          uuid: "5b0a7c3e-0000-4000-8000-000000000001", environment: "Production",
+          type: "DID_RENEW", subtype: nil, signedDate: at("2024-06-15T09:00:00Z"),
+          originalTransactionId: "1000000000000001", customerKey: "7000000000000001",
+          accounts: ["acct-1005"], firstAttempt: at("2024-06-15T09:00:01Z"),
+          lastAttempt: at("2024-06-15T10:00:01Z"), reason: "UNSUCCESSFUL_HTTP_RESPONSE_CODE",
+          signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX1JFTkVXIn0.c2ln"),
+        LostNotification(
+          uuid: "5b0a7c3e-0000-4000-8000-000000000002", environment: "Production",
+          type: "DID_FAIL_TO_RENEW", subtype: "GRACE_PERIOD",
+          signedDate: at("2024-06-15T11:30:00Z"),
+          originalTransactionId: "1000000000000001", customerKey: "7000000000000018",
+          accounts: ["acct-1018", "acct-1019"], firstAttempt: at("2024-06-15T11:30:02Z"),
+          lastAttempt: at("2024-06-15T12:30:02Z"), reason: "TIMED_OUT",
+          signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiRElEX0ZBSUwifQ.c2ln"),
+        LostNotification(
+          uuid: "5b0a7c3e-0000-4000-8000-000000000003", environment: "Production",
+          type: "REFUND", subtype: nil, signedDate: at("2024-06-16T01:15:00Z"),
+          originalTransactionId: "1000000000000001", customerKey: nil, accounts: [],
+          firstAttempt: at("2024-06-16T01:15:03Z"), lastAttempt: nil, reason: "TIMED_OUT",
+          signedPayload: "eyJhbGciOiJFUzI1NiJ9.eyJub3RpZmljYXRpb25UeXBlIjoiUkVGVU5EIn0.c2ln"),
+      ]))
+
+  /// The audit's trend: three nights before it (the first a migration compared with nothing,
+  /// the second's report folder since removed), then the audit itself.
+  static let auditTrend: [RunTrendPoint] = [
+    trendPoint(
+      "20240613T030000Z-11aa", asOf: "2024-06-13T03:00:00Z", command: "migrate",
+      impacts: [.losesAccess: 6, .gainsAccess: 3, .changesTerms: 4, .needsAttention: 2],
+      since: nil, exitCode: 1, link: "../20240613T030000Z-11aa/report.html"),
+    trendPoint(
+      "20240614T030000Z-22bb", asOf: "2024-06-14T03:00:00Z", command: "audit",
+      impacts: [.losesAccess: 5, .gainsAccess: 3, .changesTerms: 4, .needsAttention: 3],
+      since: (new: 1, resolved: 2), exitCode: 0, link: nil),
+    trendPoint(
+      "20240615T030000Z-9c2e", asOf: "2024-06-15T03:00:00Z", command: "audit",
+      impacts: [.losesAccess: 5, .gainsAccess: 2, .changesTerms: 4, .needsAttention: 3],
+      since: (new: 0, resolved: 1), exitCode: 0, link: "../20240615T030000Z-9c2e/report.html"),
+    trendPoint(
+      "20240616T030000Z-a0d1", asOf: "2024-06-16T03:00:00Z", command: "audit", impacts: [:],
+      since: nil, exitCode: nil, link: nil),
+  ]
+
+  static func withTrend(_ context: RunContext) -> RunContext {
+    var context = context
+    context.trend = auditTrend
+    return context
+  }
+
+  /// A run of a trend: counts by impact and, when compared with a run before, new and resolved
+  /// findings (all on the primary side).
+  static func trendPoint(
+    _ runId: String, asOf: String, command: String,
+    impacts: [DiscrepancyCategory.Impact: Int], since: (new: Int, resolved: Int)?,
+    exitCode: Int32?, link: String?
+  ) -> RunTrendPoint {
+    RunTrendPoint(
+      entry: RunHistoryEntry(
+        runId: runId, command: command, startedAt: at(asOf), asOf: at(asOf), status: .complete,
+        accounts: impacts.values.reduce(0, +) + 10, impactCounts: impacts,
+        tableImpactCounts: nil,
+        since: since.map {
+          RunChangeCounts(
+            previousRunId: "earlier", previousAsOf: at(asOf),
+            primary: ChangeCounts(byKind: [.newFinding: $0.new, .resolved: $0.resolved]),
+            table: nil, newAccounts: 0)
+        },
+        lostNotifications: 0, exitCode: exitCode, reportDirectory: link == nil ? nil : "/r"),
+      reportLink: link)
+  }
 
   static let emptySummary = RunSummary(
     runId: "empty-run", toolVersion: "0.1.0", startedAt: at("2024-06-15T12:00:00Z"),
