@@ -85,6 +85,23 @@ struct Tool {
   static func run(
     _ arguments: [String], in directory: URL, environment: [String: String] = [:]
   ) throws -> Result {
+    // The shell changes into the working directory, then becomes the tool.
+    let command =
+      ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path]
+      + arguments
+    let variables = hermeticEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
+    return try spawn(command, environment: variables)
+  }
+
+  /// Runs `command` (its first element an absolute path) with exactly `environment`, standard
+  /// input from `/dev/null`, and waits for it; its output is read from files once it has
+  /// exited.
+  ///
+  /// - Parameters:
+  ///   - command: the program and its arguments.
+  ///   - environment: `NAME=VALUE` entries, the whole environment.
+  /// - Returns: the exit status (128 + the signal when killed) and the output.
+  static func spawn(_ command: [String], environment: [String]) throws -> Result {
     let scratch = try TemporaryDirectory.make(prefix: "tool-output")
     defer { TemporaryDirectory.remove(scratch) }
     let outputPath = scratch.appendingPathComponent("stdout").path
@@ -95,18 +112,13 @@ struct Tool {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    // The shell changes into the working directory, then becomes the tool.
-    let command =
-      ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory.path, executable.path]
-      + arguments
-    let variables = hermeticEnvironment.merging(environment) { $1 }.map { "\($0.key)=\($0.value)" }
     let argv = command.map { strdup($0) } + [nil]
-    let envp = variables.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
     defer {
       for pointer in argv + envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let started = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+    let started = posix_spawn(&pid, command[0], &actions, nil, argv, envp)
     guard started == 0 else { throw POSIXError(POSIXErrorCode(rawValue: started) ?? .EINVAL) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
