@@ -158,6 +158,10 @@ public struct StoredRun: Sendable {
     observer: (any ProgressObserver)? = nil
   ) throws -> (directory: String, changed: [String]) {
     let context = try context(store: store)
+    // fixes.csv in the shape of the table the run compared, while its file is where it was.
+    var options = options
+    options.teamTableFormat =
+      options.teamTableFormat ?? TeamTableFormat.read(path: recipe.teamTablePath)
     let sameAccounts =
       try store.classifiedAccountsNoLongerStored(runId: row.id).isEmpty
       && store.classifiedAccountCount(runId: row.id) == store.accountCount()
