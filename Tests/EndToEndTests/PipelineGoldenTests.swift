@@ -46,7 +46,7 @@ struct PipelineGoldenTests {
       scratch: scratch, appStore: appStore, options: options, now: { instant }
     ).run()
     #expect(try EndToEnd.mismatches(outcome.run.comparisons(), world: world).isEmpty)
-    for name in ReportWriter.fileNames {
+    for name in ReportWriter.fileNames(for: outcome.run.summary) {
       let bytes = try Data(contentsOf: URL(fileURLWithPath: "\(outcome.reportDirectory)/\(name)"))
       let text = Self.pinned(
         String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: world, with: "<world>"))

@@ -8,7 +8,7 @@ struct GoldenFileTests {
   @Test("every report file matches its golden file", arguments: Scenario.allCases)
   func reportFiles(scenario: Scenario) throws {
     let files = scenario.render()
-    #expect(files.map(\.name) == ReportWriter.fileNames)
+    #expect(files.map(\.name) == ReportWriter.fileNames(for: scenario.summary))
     for file in files {
       try Golden.check(file.bytes, against: "\(scenario.rawValue)/\(file.name)")
     }

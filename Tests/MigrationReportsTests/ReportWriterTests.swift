@@ -24,7 +24,9 @@ struct ReportWriterTests {
     }
     #expect(try TestFiles.mode(directory) == 0o700)
     let contents = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-    #expect(contents == ReportWriter.fileNames.sorted(), "no temporary files are left behind")
+    #expect(
+      contents == ReportWriter.fileNames(for: SampleWorld.simulatedSummary).sorted(),
+      "no temporary files are left behind")
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: reports + "/latest")
         == SampleWorld.simulatedSummary.runId)

@@ -105,6 +105,7 @@ public struct AccountComparator: Sendable {
     {
       var tableCategory: DiscrepancyCategory?
       var keyComparisons = keys
+      var tableOnlyKeys: [KeyComparison] = []
       if let table {
         if input.customers.isEmpty || category == .staleAppStoreData {
           tableCategory = category
@@ -118,6 +119,8 @@ public struct AccountComparator: Sendable {
             keyComparisons[index].tableCategory = classifier.classify(
               old: table[key], new: newNow[key])
           }
+          tableOnlyKeys = wrongTableOnlyKeys(
+            table: table, appStore: newNow, known: Set(keyComparisons.map(\.key)))
         }
       }
       return AccountComparison(
@@ -127,7 +130,7 @@ public struct AccountComparator: Sendable {
         suspectedFlaws: table.map {
           suspectedFlaws(table: $0, clusters: clusters, reference: oldNow)
         } ?? [],
-        evidence: evidence)
+        evidence: evidence, tableOnlyKeys: tableOnlyKeys)
     }
 
     // MARK: Account-level checks, in precedence order.
@@ -468,6 +471,24 @@ public struct AccountComparator: Sendable {
       views[key] = NewEntitlementLogic.better(views[key], view)
     }
     return views
+  }
+
+  /// The keys only the table holds that it gets wrong against the App Store, in key order (a
+  /// dictionary's order changes from run to run; reports must not).
+  private func wrongTableOnlyKeys(
+    table: [EntitlementKey: EntitlementView], appStore: [EntitlementKey: EntitlementView],
+    known: Set<EntitlementKey>
+  ) -> [KeyComparison] {
+    var keys: [KeyComparison] = []
+    for (key, view) in table where !known.contains(key) {
+      let category = classifier.classify(old: view, new: appStore[key])
+      guard category != .match else { continue }
+      keys.append(
+        KeyComparison(
+          key: key, category: .match, cause: nil, old: nil, new: appStore[key], table: view,
+          tableCategory: category, explanation: "only the team's table holds it"))
+    }
+    return keys.sorted { $0.key.description < $1.key.description }
   }
 
   /// The legacy bugs that, applied alone to the same responses, reproduce every table row that

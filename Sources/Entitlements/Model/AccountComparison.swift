@@ -24,6 +24,11 @@ public struct AccountComparison: Hashable, Sendable {
   public var evidence: AccountEvidence
   /// The `appAccountToken` of every purchase against the team's mapping, when one was given.
   public var tokenAudit: AccountTokenAudit?
+  /// The keys only the team's table holds (neither the legacy data nor the App Store knows
+  /// them, such as a consumable the table marks active) that the table gets wrong: they count
+  /// in ``tableCategory`` and need a fix in `fixes.csv`, but are no finding of the migration,
+  /// so they are not among ``keys``.
+  public var tableOnlyKeys: [KeyComparison]
 
   /// Creates an account comparison.
   public init(
@@ -31,7 +36,7 @@ public struct AccountComparison: Hashable, Sendable {
     keys: [KeyComparison], secondaryFindings: [String] = [],
     tableCategory: DiscrepancyCategory? = nil,
     suspectedFlaws: [LegacyLogicFlaw] = [], evidence: AccountEvidence,
-    tokenAudit: AccountTokenAudit? = nil
+    tokenAudit: AccountTokenAudit? = nil, tableOnlyKeys: [KeyComparison] = []
   ) {
     self.accountId = accountId
     self.category = category
@@ -43,5 +48,6 @@ public struct AccountComparison: Hashable, Sendable {
     self.suspectedFlaws = suspectedFlaws
     self.evidence = evidence
     self.tokenAudit = tokenAudit
+    self.tableOnlyKeys = tableOnlyKeys
   }
 }

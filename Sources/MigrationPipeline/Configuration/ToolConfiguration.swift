@@ -14,7 +14,8 @@ import JSON
 /// ```
 ///
 /// Each member has an environment variable: `ASC_ISSUER_ID`, `ASC_KEY_ID`,
-/// `ASC_PRIVATE_KEY_PATH`, `APP_BUNDLE_ID`, `APP_APPLE_ID`, `APP_STORE_ENVIRONMENT`,
+/// `ASC_PRIVATE_KEY_PATH` or `ASC_PRIVATE_KEY` (member `private_key`, the key's PEM text),
+/// `APP_BUNDLE_ID`, `APP_APPLE_ID`, `APP_STORE_ENVIRONMENT`,
 /// `APP_STORE_ROOT_CERTIFICATES` (`:`-separated), and for tests against a simulator
 /// `APP_STORE_PRODUCTION_URL` / `APP_STORE_SANDBOX_URL`.
 public enum ToolConfiguration {
@@ -24,7 +25,7 @@ public enum ToolConfiguration {
   /// The file members and the variables they stand for.
   static let members: [(member: String, variable: String)] = [
     ("issuer_id", "ASC_ISSUER_ID"), ("key_id", "ASC_KEY_ID"),
-    ("private_key_path", "ASC_PRIVATE_KEY_PATH"),
+    ("private_key_path", "ASC_PRIVATE_KEY_PATH"), ("private_key", "ASC_PRIVATE_KEY"),
     ("bundle_id", "APP_BUNDLE_ID"), ("app_apple_id", "APP_APPLE_ID"),
     ("environment", "APP_STORE_ENVIRONMENT"),
     ("root_certificates", "APP_STORE_ROOT_CERTIFICATES"),
@@ -35,8 +36,12 @@ public enum ToolConfiguration {
 
   /// The variables whose presence means "talk to Apple".
   static let credentialVariables = [
-    "ASC_ISSUER_ID", "ASC_KEY_ID", "ASC_PRIVATE_KEY_PATH", "APP_BUNDLE_ID",
+    "ASC_ISSUER_ID", "ASC_KEY_ID", "ASC_PRIVATE_KEY_PATH", "APP_BUNDLE_ID", "ASC_PRIVATE_KEY",
   ]
+
+  /// The two ways of giving the App Store Connect key: one setting, so the environment's key
+  /// (either way) replaces the file's (either way) as any other setting does.
+  static let keyVariables = ["ASC_PRIVATE_KEY_PATH", "ASC_PRIVATE_KEY"]
 
   /// Decides which App Store to use.
   ///
@@ -55,6 +60,12 @@ public enum ToolConfiguration {
     // Which settings the file gave, so that errors name the member and the file, not a
     // variable the user never set.
     var fromFile = Set(variables.keys)
+    if keyVariables.contains(where: { !(environment[$0] ?? "").isEmpty }) {
+      for variable in keyVariables {
+        variables[variable] = nil
+        fromFile.remove(variable)
+      }
+    }
     for (_, variable) in members {
       if let value = environment[variable], !value.isEmpty {
         variables[variable] =
@@ -71,10 +82,25 @@ public enum ToolConfiguration {
       var message = error.message
       let path = file ?? defaultPath
       for (member, variable) in members where fromFile.contains(variable) {
-        message = message.replacingOccurrences(of: variable, with: "\(member) in \(path)")
+        message = replacingName(variable, in: message, with: "\(member) in \(path)")
       }
       throw ConfigurationError(message)
     }
+  }
+
+  /// `text` with each whole occurrence of the variable `name` replaced: `ASC_PRIVATE_KEY` is a
+  /// prefix of `ASC_PRIVATE_KEY_PATH`, which must stay as it is.
+  static func replacingName(_ name: String, in text: String, with replacement: String) -> String {
+    var result = ""
+    var rest = text[...]
+    while let found = rest.range(of: name) {
+      let next = rest[found.upperBound...].first
+      let continues = next.map { $0 == "_" || $0.isLetter || $0.isNumber } ?? false
+      result += rest[..<found.lowerBound]
+      result += continues ? String(rest[found]) : replacement
+      rest = rest[found.upperBound...]
+    }
+    return result + rest
   }
 
   /// The variables that hold file paths: in the file they are relative to the file's folder,
@@ -131,13 +157,22 @@ public enum ToolConfiguration {
     func value(_ variable: String) -> String? {
       [environment[variable], fromFile[variable]].compactMap { $0 }.first { !$0.isEmpty }
     }
-    var required = credentialVariables + ["APP_STORE_ROOT_CERTIFICATES"]
+    var required = [
+      "ASC_ISSUER_ID", "ASC_KEY_ID", "ASC_PRIVATE_KEY_PATH", "APP_BUNDLE_ID",
+      "APP_STORE_ROOT_CERTIFICATES",
+    ]
     if value("APP_STORE_ENVIRONMENT")?.lowercased() != "sandbox" {
       required.insert("APP_APPLE_ID", at: 4)
     }
-    return required.filter { value($0) == nil }.compactMap { variable in
-      members.first { $0.variable == variable }.map { (variable, $0.member) }
-    }
+    // The key is one setting given either way: missing only when neither is set.
+    let keyGiven = keyVariables.contains { value($0) != nil }
+    return required.filter { $0 == "ASC_PRIVATE_KEY_PATH" ? !keyGiven : value($0) == nil }
+      .compactMap { variable in
+        guard variable != "ASC_PRIVATE_KEY_PATH" else {
+          return ("ASC_PRIVATE_KEY_PATH (or ASC_PRIVATE_KEY)", "private_key_path (or private_key)")
+        }
+        return members.first { $0.variable == variable }.map { (variable, $0.member) }
+      }
   }
 
   /// The file's members as variables.

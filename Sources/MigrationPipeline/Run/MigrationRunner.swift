@@ -358,13 +358,14 @@ public struct MigrationRunner: Sendable {
   /// - Returns: the run folder.
   /// - Throws: `ReportError`, or a redaction salt that cannot be used.
   public func writeReport(_ run: RecordedRun) throws -> String {
-    let reportOptions = try options.reportOptions()
+    var reportOptions = try options.reportOptions()
     let store = try openStore()
     defer { try? store.close() }
     let row = try store.runLedger.run(run.summary.runId)
     let recipe = try RunRecipe.read(
       row
         ?? { throw RunRecipe.Failure(description: "the run \(run.summary.runId) is not stored") }())
+    reportOptions.teamTableFormat = TeamTableFormat.read(path: recipe.teamTablePath)
     let stage = CompareStage(
       store: store, options: try recipe.compareOptions(store: store, runId: run.summary.runId))
     var context = run.context

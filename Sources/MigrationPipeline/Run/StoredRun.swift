@@ -162,6 +162,10 @@ public struct StoredRun: Sendable {
       context.trend = try RunTrend.points(
         of: row.id, in: store, reportsDirectory: reportsDirectory)
     }
+    // fixes.csv in the shape of the table the run compared, while its file is where it was.
+    var options = options
+    options.teamTableFormat =
+      options.teamTableFormat ?? TeamTableFormat.read(path: recipe.teamTablePath)
     let sameAccounts =
       try store.classifiedAccountsNoLongerStored(runId: row.id).isEmpty
       && store.classifiedAccountCount(runId: row.id) == store.accountCount()

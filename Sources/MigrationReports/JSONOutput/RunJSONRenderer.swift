@@ -147,6 +147,7 @@ struct RunJSONRenderer {
     writer.beginObject()
     writer.field("compared", summary.comparedTeamTable)
     writer.field("file", summary.teamTableFile)
+    writer.field("fixes_file", summary.comparedTeamTable ? ReportWriter.fixesFileName : nil)
     writer.field("accounts", statistics.accountsWithTable)
     writer.key("by_category")
     writer.beginObject()

@@ -37,6 +37,14 @@ enum ReportComposer {
       let ndjson = try writer("discrepancies.ndjson")
       let keysCSV = try writer("discrepancy-keys.csv")
       let keysNDJSON = try writer("discrepancy-keys.ndjson")
+      // Only a run that compared a team table has fixes to give it.
+      let fixes =
+        summary.comparedTeamTable
+        ? FixesCSVRenderer(format: options.teamTableFormat ?? .standard) : nil
+      let fixesCSV = try fixes.map { _ throws(ReportError) in
+        try writer(ReportWriter.fixesFileName)
+      }
+      if let fixes, let fixesCSV { fixes.writeHeader(into: &fixesCSV.output) }
       // report.html's rows, gathered apart: the page leads with aggregates not known yet.
       let htmlRows = try writer(Self.rowsScratchName)
       DiscrepanciesCSVRenderer.writeHeader(into: &csv.output)
@@ -59,6 +67,7 @@ enum ReportComposer {
           DiscrepancyKeysCSVRenderer.write(account, into: &keysCSV.output)
           DiscrepancyKeysNDJSONRenderer.write(account, into: &keysNDJSON.output)
           rows.add(account, to: &htmlRows.output)
+          if let fixes, let fixesCSV { fixes.write(account, into: &fixesCSV.output) }
         }
       }
       statistics.finish()
@@ -85,7 +94,9 @@ enum ReportComposer {
       }
 
       htmlRows.discard()
-      let files = try ReportWriter.fileNames.map { name throws(ReportError) in try writer(name) }
+      let files =
+        try ReportWriter.fileNames.map { name throws(ReportError) in try writer(name) }
+        + (fixesCSV.map { [$0] } ?? [])
       for file in files { try file.commit() }
       return files
     } catch {

@@ -186,7 +186,7 @@ public enum RunSummaryTerminalRenderer {
       lines.append("")
       lines.append("Report: \(t(reportDirectory))/report.html")
       // Every other file the writer produces, named from its own list so this line never lags.
-      let others = ReportWriter.fileNames.filter { $0 != "report.html" }
+      let others = ReportWriter.fileNames(for: summary).filter { $0 != "report.html" }
       lines.append(
         "        (" + others.dropLast().joined(separator: ", ") + " and "
           + (others.last ?? "") + " beside it)")

@@ -12,6 +12,9 @@ public struct ReportOptions: Hashable, Sendable {
   public var htmlEvidenceLimit: Int
   /// How many of the most frequent explanations `summary.md` lists.
   public var topExplanationCount: Int
+  /// The shape of the team's table, which `fixes.csv` is written in; `nil` writes it in
+  /// ``TeamTableFormat/standard`` (only a run that compared a table writes the file at all).
+  public var teamTableFormat: TeamTableFormat?
 
   /// Creates options.
   ///

@@ -14,8 +14,21 @@ public enum ReportWriter {
   /// field changes meaning or disappears (new fields may be added within a version).
   public static let schemaVersion = 1
 
-  /// The files of a report, in the order they are written.
+  /// The files of every report, in the order they are written.
   public static let fileNames = renderers.map(\.name)
+
+  /// The file a run that compared a team table writes after ``fileNames``: the rows that make
+  /// the table agree with the App Store, in the table's own format.
+  public static let fixesFileName = "fixes.csv"
+
+  /// The files of one run's report, in the order they are written: ``fileNames``, and
+  /// ``fixesFileName`` when the run compared a team table.
+  ///
+  /// - Parameter summary: the run's facts.
+  /// - Returns: the file names.
+  public static func fileNames(for summary: RunSummary) -> [String] {
+    fileNames + (summary.comparedTeamTable ? [fixesFileName] : [])
+  }
 
   /// Each file's name and renderer, in the order they are written.
   static let renderers:

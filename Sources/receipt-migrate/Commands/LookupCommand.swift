@@ -9,7 +9,8 @@ struct LookupCommand: AsyncParsableCommand {
     commandName: "lookup",
     abstract: "Fetch, verify and summarise one customer's history and subscription statuses.",
     discussion: """
-      Credentials come from ASC_ISSUER_ID, ASC_KEY_ID, ASC_PRIVATE_KEY_PATH, APP_BUNDLE_ID, \
+      Credentials come from ASC_ISSUER_ID, ASC_KEY_ID, ASC_PRIVATE_KEY_PATH (or ASC_PRIVATE_KEY), \
+      APP_BUNDLE_ID, \
       APP_APPLE_ID, APP_STORE_ROOT_CERTIFICATES and APP_STORE_ENVIRONMENT (see README). Exits 0 \
       when the customer was found, 3 on a configuration or authentication error, 4 when the id \
       is unknown or the App Store could not be reached.
@@ -37,7 +38,7 @@ struct LookupCommand: AsyncParsableCommand {
       guard case .apple(let configured) = choice else {
         throw ToolFailure.configuration(
           "lookup needs App Store credentials: set ASC_ISSUER_ID, ASC_KEY_ID, "
-            + "ASC_PRIVATE_KEY_PATH and APP_BUNDLE_ID (receipt-migrate simulator serve prints "
+            + "ASC_PRIVATE_KEY_PATH (or ASC_PRIVATE_KEY) and APP_BUNDLE_ID (receipt-migrate simulator serve prints "
             + "them for a simulated world)")
       }
       settings = configured

@@ -17,7 +17,8 @@ struct MigrateCommand: AsyncParsableCommand {
       when the same inputs were ingested already, the backfill sends no request for customers \
       that are complete, and the refresh asks only what may have changed since (see audit), so \
       running it again is cheap and a killed run resumes where it stopped. \
-      With App Store credentials configured (ASC_ISSUER_ID, ASC_KEY_ID, ASC_PRIVATE_KEY_PATH, \
+      With App Store credentials configured (ASC_ISSUER_ID, ASC_KEY_ID, ASC_PRIVATE_KEY_PATH or \
+      ASC_PRIVATE_KEY, \
       APP_BUNDLE_ID, APP_STORE_ROOT_CERTIFICATES, or --config) it talks to Apple; with none it \
       runs against the built-in simulator seeded from --world (Legacy/sample), whose legacy \
       data, catalogue and entitlement table are the defaults, and says so. Exits 0 when done, \

@@ -32,7 +32,8 @@ struct AppStoreConnection: Sendable {
         + ", so every App Store answer comes from the built-in simulator seeded from "
         + "\(embedded.setup.worldDirectory) (world seed \(embedded.setup.world.seed), "
         + "\(embedded.setup.world.accounts.count) accounts). Set ASC_ISSUER_ID, ASC_KEY_ID, "
-        + "ASC_PRIVATE_KEY_PATH, APP_BUNDLE_ID and APP_STORE_ROOT_CERTIFICATES to talk to Apple.\n"
+        + "ASC_PRIVATE_KEY_PATH (or ASC_PRIVATE_KEY), APP_BUNDLE_ID and "
+        + "APP_STORE_ROOT_CERTIFICATES to talk to Apple.\n"
     )
   }
 

@@ -23,9 +23,11 @@ enum RunFailures {
           "the App Store refused the credentials (HTTP 401, again with a freshly signed token; "
             + "\(error.endpoint) in \(error.environment.rawValue)), so the run stopped at once. "
             + "Check ASC_KEY_ID and ASC_ISSUER_ID (App Store Connect, Users and Access, "
-            + "Integrations, In-App Purchase), that the private key (ASC_PRIVATE_KEY_PATH) is "
+            + "Integrations, In-App Purchase), that the private key (ASC_PRIVATE_KEY_PATH or "
+            + "ASC_PRIVATE_KEY) is "
             + "the one of that key id, APP_BUNDLE_ID, and the system clock; in the "
-            + "configuration file they are key_id, issuer_id, private_key_path and bundle_id. "
+            + "configuration file they are key_id, issuer_id, private_key_path (or "
+            + "private_key) and bundle_id. "
             + "An app never released in production is refused by production too.")
       }
       if error.errorCode == .invalidAppIdentifier {
