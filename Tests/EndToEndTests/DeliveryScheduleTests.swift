@@ -177,7 +177,7 @@ struct DeliveryScheduleTests {
       let deliveries = try LostNotificationListings.ofAccount(account, store: store)
       #expect(deliveries.contains { $0.uuid == notification.uuid }, "\(account)")
       let text = ExplainRenderer.render(comparison, lostNotifications: deliveries)
-      let line = text.split(separator: "\n").first { $0.contains(notification.uuid) } ?? ""
+      let line = text.split(separator: "\n").last { $0.contains(notification.uuid) } ?? ""
       #expect(line.contains(state), "explain \(account): \(line)")
     }
   }

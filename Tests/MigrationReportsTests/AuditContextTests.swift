@@ -129,7 +129,7 @@ struct AuditContextTests {
     let text = ExplainRenderer.render(comparison, lostNotifications: deliveries)
     let lines = text.split(separator: "\n")
     #expect(lines.contains("Notifications your server did not receive"))
-    let lost = lines.first { $0.contains("lost-uuid") } ?? ""
+    let lost = lines.last { $0.contains("lost-uuid") } ?? ""
     #expect(lost.contains("lost (reported by run run-1, 2 failed)"))
     let pending = lines.first { $0.contains("pending-uuid") } ?? ""
     #expect(pending.contains("pending (Apple may still retry it: do not replay yet, 2 failed)"))

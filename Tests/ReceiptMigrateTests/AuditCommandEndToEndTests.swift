@@ -246,7 +246,7 @@ struct AuditCommandEndToEndTests {
     let account = String(named[7].split(separator: " ")[0])
     let explained = try Tool.run(["explain", account, "--db", "store.sqlite"], in: directory)
     #expect(explained.status == 0, "\(explained.standardError)")
-    let line = explained.standardOutput.split(separator: "\n").first { $0.contains(named[0]) }
+    let line = explained.standardOutput.split(separator: "\n").last { $0.contains(named[0]) }
     #expect(line?.contains("lost (reported by run ") == true, "\(explained.standardOutput)")
 
     let outside = try Tool.run(["explain", "only-in-table", "--db", "store.sqlite"], in: directory)

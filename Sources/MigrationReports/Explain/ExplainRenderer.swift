@@ -42,7 +42,9 @@ public enum ExplainRenderer {
   ) -> String {
     let account = pseudonymizer.map { $0.redacting(comparison) } ?? comparison
     var sections: [String] = []
-    sections.append(overview(account, asOf: asOf, since: since))
+    let lostUUIDs = lostNotifications.filter { $0.delivery == "lost" }.map(\.uuid)
+    sections.append(
+      overview(account, asOf: asOf, since: since, action: NextAction.of(account, lost: lostUUIDs)))
     sections.append(keys(account))
     if !account.suspectedFlaws.isEmpty {
       sections.append(
@@ -73,9 +75,9 @@ public enum ExplainRenderer {
 
   // MARK: - Sections
 
-  private static func overview(_ account: AccountComparison, asOf: Timestamp?, since: Since?)
-    -> String
-  {
+  private static func overview(
+    _ account: AccountComparison, asOf: Timestamp?, since: Since?, action: String
+  ) -> String {
     var facts: [(String, String)] = [
       (
         "Category",
@@ -87,6 +89,7 @@ public enum ExplainRenderer {
       facts.append(("Cause", "\(cause.rawValue): \(ReportFormatting.meaning(cause))"))
     }
     facts.append(("Explanation", t(account.explanation)))
+    facts.append(("Next action", t(action)))
     if let asOf { facts.append(("Compared as of", asOf.iso8601)) }
     facts.append(("Captured at", ReportFormatting.instant(account.evidence.capturedAt)))
     if let table = account.tableCategory {

@@ -87,6 +87,9 @@ struct HTMLAccountRows {
     html += account.cause?.rawValue ?? ""
     html += "</td><td>"
     html += e(account.explanation)
+    if account.category != .match || (account.tableCategory ?? .match) != .match {
+      html += "<br><em>Next: \(e(NextAction.of(account)))</em>"
+    }
     html += "</td><td>"
     if let table = account.tableCategory { html += pill(table) }
     html += "</td></tr>"

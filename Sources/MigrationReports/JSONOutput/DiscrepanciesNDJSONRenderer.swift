@@ -33,6 +33,7 @@ struct DiscrepanciesNDJSONRenderer {
     writer.field("cause", account.cause?.rawValue)
     writer.field("explanation", account.explanation)
     writer.field("table_category", account.tableCategory?.rawValue)
+    writer.field("next_action", NextAction.of(account))
     writer.key("suspected_flaws")
     writer.beginArray()
     for flaw in account.suspectedFlaws {

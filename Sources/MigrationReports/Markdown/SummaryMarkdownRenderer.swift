@@ -153,7 +153,8 @@ struct SummaryMarkdownRenderer {
       for (index, explanation) in statistics.topExplanations.enumerated() {
         lines.append(
           "\(index + 1). \(ReportFormatting.count(explanation.accounts)) × "
-            + "`\(explanation.category.rawValue)`: \(md(explanation.text))")
+            + "`\(explanation.category.rawValue)`: \(md(explanation.text)) — next: "
+            + md(explanation.action))
       }
       lines.append("")
     }

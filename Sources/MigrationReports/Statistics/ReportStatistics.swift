@@ -8,6 +8,8 @@ struct ReportStatistics: Sendable {
     var text: String
     var category: DiscrepancyCategory
     var accounts: Int
+    /// The next action of the first account with it, as a template like ``text``.
+    var action: String
   }
 
   private(set) var accounts = 0
@@ -40,7 +42,8 @@ struct ReportStatistics: Sendable {
   /// How many explanations ``topExplanations`` keeps.
   private let topExplanationCount: Int
   /// Accounts per explanation template while counting, with the first category seen.
-  private var explanations: [String: (category: DiscrepancyCategory, accounts: Int)] = [:]
+  private var explanations:
+    [String: (category: DiscrepancyCategory, accounts: Int, action: String)] = [:]
   /// Products while counting, by product id.
   private var productTotals: [String: ProductBreakdown] = [:]
 
@@ -92,8 +95,10 @@ struct ReportStatistics: Sendable {
       // Counted by template (dates and numbers as placeholders), so accounts that differ
       // only in their dates share one reason.
       let template = ExplanationTemplate.of(comparison.explanation)
-      let entry = explanations[template] ?? (comparison.category, 0)
-      explanations[template] = (entry.category, entry.accounts + 1)
+      let entry =
+        explanations[template]
+        ?? (comparison.category, 0, ExplanationTemplate.of(NextAction.of(comparison)))
+      explanations[template] = (entry.category, entry.accounts + 1, entry.action)
     }
   }
 
@@ -102,7 +107,9 @@ struct ReportStatistics: Sendable {
     products = ProductBreakdown.sorted(productTotals)
     topExplanations =
       explanations.map {
-        Explanation(text: $0.key, category: $0.value.category, accounts: $0.value.accounts)
+        Explanation(
+          text: $0.key, category: $0.value.category, accounts: $0.value.accounts,
+          action: $0.value.action)
       }
       .sorted { lhs, rhs in
         if lhs.accounts != rhs.accounts { return lhs.accounts > rhs.accounts }

@@ -6,7 +6,7 @@ struct DiscrepanciesCSVRenderer {
   static let columns = [
     "account_id", "category", "impact", "cause", "explanation", "table_category",
     "suspected_flaws", "keys", "secondary_findings", "captured_at", "evaluated_record",
-    "seed_ids", "customers", "other_accounts",
+    "seed_ids", "customers", "other_accounts", "next_action",
   ]
 
   let content: ReportContent
@@ -51,6 +51,7 @@ struct DiscrepanciesCSVRenderer {
       evidence.seedIds.map(seedText).joined(separator: "; "),
       evidence.customers.map { "\($0.key) \($0.environment)" }.joined(separator: "; "),
       otherAccounts.joined(separator: "; "),
+      NextAction.of(account),
     ]
   }
 
