@@ -145,6 +145,14 @@ public final class SimulatorProcess: Sendable {
         + "above, or run \(executable) simulator serve \(arguments.joined(separator: " "))")
   }
 
+  /// The simulator's resident memory now and at its peak so far, while it runs.
+  ///
+  /// - Returns: the figures, or `nil` once it has stopped (or without procfs).
+  public func memory() -> ProcessMemory? {
+    guard let pid = state.withLock({ $0.pid }) else { return nil }
+    return ProcessMemory.of(pid: pid)
+  }
+
   /// Stops the simulator with SIGTERM and reads its summary. Later calls return the same outcome.
   ///
   /// - Returns: what it answered, and its memory and CPU time.

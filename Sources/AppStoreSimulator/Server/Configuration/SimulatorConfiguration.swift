@@ -67,9 +67,10 @@ public struct SimulatorConfiguration: Sendable {
   public var requestLogCapacity: Int
   /// How many signed values of each kind (transactions, renewal information, app
   /// transactions, notifications) the server keeps to answer again without signing; 16,384.
-  /// A value with its certificate chain takes about 6 KB, so the four caches hold at most
-  /// ~400 MB; a backfill reads each value once or twice in quick succession, so a larger cache
-  /// saves little.
+  /// Each cache keeps the certificate-chain header once and about 2 KB per value, and never
+  /// more than 48 MiB, so the four caches hold at most 192 MiB (about 100 MiB for a backfill,
+  /// which asks for no notification); a backfill reads each value once or twice in quick
+  /// succession, so a larger cache saves little.
   public var signedValueCacheLimit: Int
   /// Called with every request's log entry as it is answered, on the connection's thread.
   public var requestLog: (@Sendable (SimulatorRequestLogEntry) -> Void)?
