@@ -18,14 +18,25 @@ struct AuditCommandEndToEndTests {
     private var buffer = ""
     private(set) var requestLines: [String] = []
 
+    /// Starts the server and reads its banner.
+    ///
+    /// - Parameters:
+    ///   - world: the world folder.
+    ///   - clock: the server's clock, or `nil` for the world's.
+    ///   - latency: the latency to add, if any.
+    ///   - directory: the working directory.
+    ///   - extra: more `simulator serve` arguments (`--log off` when nothing reads the log:
+    ///     an unread log fills its pipe and stalls the server).
     init(
-      world: String, clock: String, latency: String?, in directory: URL, extra: [String] = []
+      world: String, clock: String?, latency: String?, in directory: URL, extra: [String] = []
     ) throws {
       process.executableURL = Tool.executable
       process.arguments =
-        ["simulator", "serve", "--world", world, "--clock", clock, "--rate-limit", "off"]
-        + (latency.map { ["--latency", $0] } ?? []) + extra
+        ["simulator", "serve", "--world", world, "--rate-limit", "off"]
+        + (clock.map { ["--clock", $0] } ?? []) + (latency.map { ["--latency", $0] } ?? [])
+        + extra
       process.currentDirectoryURL = directory
+      process.environment = Tool.hermeticEnvironment
       process.standardOutput = output
       process.standardError = Pipe()
       try process.run()

@@ -276,34 +276,11 @@ struct MigrateCommandEndToEndTests {
   func configuredAppStore() throws {
     let directory = try worldDirectory(accounts: 30, seed: 12)
     defer { TemporaryDirectory.remove(directory) }
-    let server = Process()
-    server.executableURL = Tool.executable
-    server.arguments = [
-      "simulator", "serve", "--world", "world", "--rate-limit", "off", "--log", "off",
-    ]
-    server.currentDirectoryURL = directory
-    server.environment = Tool.hermeticEnvironment
-    let output = Pipe()
-    server.standardOutput = output
-    server.standardError = FileHandle.nullDevice
-    try server.run()
-    defer {
-      if server.isRunning { server.terminate() }
-      server.waitUntilExit()
-    }
-    var banner = ""
-    while !banner.contains("Serving;") {
-      let chunk = output.fileHandleForReading.availableData
-      try #require(!chunk.isEmpty, "serve ended before its banner: \(banner)")
-      banner += String(decoding: chunk, as: UTF8.self)
-    }
+    let server = try AuditCommandEndToEndTests.Server(
+      world: "world", clock: nil, latency: nil, in: directory, extra: ["--log", "off"])
+    defer { server.stop() }
     // The banner's `export` line: credentials, trust and the two loopback URLs.
-    let exports = try #require(banner.split(separator: "\n").first { $0.contains("export ") })
-    var environment: [String: String] = [:]
-    for assignment in exports.split(separator: " ").dropFirst() {
-      let parts = assignment.split(separator: "=", maxSplits: 1)
-      environment[String(parts[0])] = String(parts[1])
-    }
+    let environment = server.environment
 
     let result = try Tool.run(
       [
