@@ -99,6 +99,12 @@ struct RunDifferTests {
     let broken = try Self.folder(
       in: directory, "broken", asOf: "2025-01-01T00:00:00Z",
       [Self.record("u1", "match", table: nil, ""), "{not json"])
+    let blank = try Self.folder(
+      in: directory, "blank", asOf: "2025-01-01T00:00:00Z",
+      [Self.record("u1", "match", table: nil, ""), " \t", ""])
+    #expect(
+      try RunDiffer.diff(try RunDiffSide.reportFolder(good), try RunDiffSide.reportFolder(blank))
+        .accountsAfter == 1, "a blank line is no record")
     let twice = try Self.folder(
       in: directory, "twice", asOf: "2025-01-01T00:00:00Z",
       [Self.record("u1", "match", table: nil, ""), Self.record("u1", "match", table: nil, "")])

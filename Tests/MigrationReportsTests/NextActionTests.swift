@@ -1,5 +1,6 @@
 import Entitlements
 import GoldenFiles
+import LegacyReceipts
 import MigrationReports
 import Testing
 
@@ -82,5 +83,20 @@ struct NextActionTests {
     #expect(NextAction.of(wrong, lost: []) == NextAction.of(wrong))
     let right = Self.account(.refundMissed, cause: .freshness, table: .match)
     #expect(NextAction.of(right, lost: ["u-1"]) == NextAction.of(right))
+  }
+
+  @Test("a product only the table holds is fixed without another product's dates")
+  func tableOnlyKey() {
+    var account = SampleWorld.keyed(
+      "a", .match, nil, "", old: Self.appStore, new: Self.appStore, tableCategory: .staleExpired)
+    account.keys[0].tableCategory = .match
+    account.tableOnlyKeys = [
+      KeyComparison(
+        key: .product("com.example.other"), category: .match, cause: nil, old: nil, new: nil,
+        table: SampleWorld.view(.active, "com.example.other"), tableCategory: .staleExpired,
+        explanation: "")
+    ]
+    #expect(
+      NextAction.of(account) == "revoke access: expired; check your server's EXPIRED handling")
   }
 }

@@ -48,7 +48,9 @@ extension TeamTableFormat {
           if status != status.lowercased() { uppercaseLabels += 1 }
         } else if ["entitled", "true", "1"].contains(status.lowercased()) {
           entitledWord = entitledWord ?? status
-        } else {
+        } else if ["not_entitled", "false", "0"].contains(status.lowercased()) {
+          // Only a word the table reader takes as "no access": a rejected or mistyped status
+          // must never become the word fixes.csv writes.
           notEntitledWord = notEntitledWord ?? status
         }
       }

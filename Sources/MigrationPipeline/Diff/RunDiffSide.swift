@@ -109,7 +109,8 @@ public struct RunDiffSide {
     var number = 0
     func read(_ line: String) throws {
       number += 1
-      guard !line.isEmpty else { return }
+      // A blank line (spaces, a tab) is no record, as in every other reader of line files.
+      guard line.contains(where: { !$0.isWhitespace }) else { return }
       try body(try record(line, file: file, line: number))
     }
     while let block = try handle.read(upToCount: 1 << 20), !block.isEmpty {

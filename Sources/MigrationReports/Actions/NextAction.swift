@@ -22,7 +22,7 @@ public enum NextAction {
   public static func of(_ account: AccountComparison, lost: [String]) -> String {
     let action = of(account)
     guard let first = lost.first, let table = account.tableCategory, table != .match,
-      accountLevel(table) == nil
+      accountLevel(table) == nil, accountLevel(account.category) == nil
     else { return action }
     let more = lost.count > 1 ? " (and \(lost.count - 1) more)" : ""
     return "\(action); replay notification \(first)\(more) to your server "
@@ -40,7 +40,9 @@ public enum NextAction {
           ? "no action" : "no action: your table agrees with the App Store"
       }
       if let action = accountLevel(table) { return action }
-      let key = account.keys.first { $0.tableCategory == table } ?? account.keys.first
+      // The key the table gets wrong, which may be one only the table holds; never another
+      // product's key, whose dates would be wrong.
+      let key = (account.keys + account.tableOnlyKeys).first { $0.tableCategory == table }
       let fix = change(table, appStore: key?.new)
       return notification(table).map { "\(fix); check your server's \($0) handling" } ?? fix
     }
@@ -97,8 +99,11 @@ public enum NextAction {
   /// What to set for a key-level category, with the App Store's date when it has one.
   static func change(_ category: DiscrepancyCategory, appStore view: EntitlementView?) -> String {
     let product = view?.productId.map { "\($0) " } ?? ""
+    // "refunded on 2024-06-02", or "refunded" when the App Store's view gives no date (a
+    // product only the team's table knows): the phrase without its last word, a preposition.
     func on(_ phrase: String, _ instant: Timestamp?) -> String {
-      instant.map { "\(phrase) \(day($0))" } ?? phrase
+      instant.map { "\(phrase) \(day($0))" }
+        ?? phrase.split(separator: " ").dropLast().joined(separator: " ")
     }
     switch category {
     case .refundMissed: return "revoke access: " + on("refunded on", view?.revocationDate)

@@ -47,6 +47,11 @@ struct FixesCSVRenderer {
     -> [(productId: String, status: EntitlementStatus, expiresAt: Timestamp?)]
   {
     var fixes: [(productId: String, status: EntitlementStatus, expiresAt: Timestamp?)] = []
+    // An account the data cannot decide (ids unresolved, sandbox only, an Apple Account shared
+    // with another account, …) gets no row: its App Store side is partial or not its own, and a
+    // row loaded from it could take access from a paying customer. An account of ids only is
+    // decided: only its legacy side is missing.
+    guard !account.category.isAccountLevel || account.category == .idsOnly else { return [] }
     var seen: Set<String> = []
     for key in account.keys + account.tableOnlyKeys {
       guard let category = key.tableCategory, category != .match, category != .durationUnknown
