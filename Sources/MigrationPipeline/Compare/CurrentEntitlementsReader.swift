@@ -160,16 +160,7 @@ public enum CurrentEntitlementsReader {
   /// - Returns: whether it does.
   /// - Throws: ``Failure`` when it cannot be read or lacks a required column.
   public static func carriesCustomerIds(_ path: String) throws -> Bool {
-    guard let file = FileHandle(forReadingAtPath: path) else {
-      throw Failure(description: "the current entitlements file \(path) cannot be read")
-    }
-    defer { try? file.close() }
-    var lines = LineSplitter()
-    let block = (try? file.read(upToCount: 1 << 16)) ?? nil
-    guard let header = lines.feed(block ?? Data()).first ?? lines.finish() else {
-      throw Failure(description: "the current entitlements file \(path) is empty")
-    }
-    let columns = try Columns(header: header, path: path)
+    let columns = try headerColumns(path)
     return columns.originalTransactionId != nil || columns.appTransactionId != nil
   }
 
@@ -178,6 +169,11 @@ public enum CurrentEntitlementsReader {
   /// - Parameter path: the CSV file.
   /// - Throws: ``Failure`` naming the file and what is wrong.
   public static func validate(_ path: String) throws {
+    _ = try headerColumns(path)
+  }
+
+  /// The columns of a table's header line, read from its first block alone.
+  private static func headerColumns(_ path: String) throws -> Columns {
     guard let file = FileHandle(forReadingAtPath: path) else {
       throw Failure(description: "the current entitlements file \(path) cannot be read")
     }
@@ -187,7 +183,7 @@ public enum CurrentEntitlementsReader {
     guard let header = lines.feed(block ?? Data()).first ?? lines.finish() else {
       throw Failure(description: "the current entitlements file \(path) is empty")
     }
-    _ = try Columns(header: header, path: path)
+    return try Columns(header: header, path: path)
   }
 
   /// Where the columns are, from the header line.
